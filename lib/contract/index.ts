@@ -1,0 +1,6 @@
+export * from './envelope';
+export * from './errors';
+export * from './settings';
+export * from './gifts';
+export * from './users';
+export * from './translations';
