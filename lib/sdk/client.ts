@@ -1,0 +1,108 @@
+import { ofetch, type $Fetch, FetchError } from 'ofetch';
+import { signal, type ReadonlySignal } from '@preact/signals-core';
+import type { Envelope } from '../contract';
+import { SdkError } from './errors';
+
+export type LanguageIso = 'en' | 'cs';
+
+export interface ClientOptions {
+  /** Where the API lives, e.g. `https://fanstage.example` or `''` for the same origin. */
+  baseUrl: string;
+  language?: LanguageIso;
+  /** Milliseconds before a call is abandoned (SPEC §7: 20000). */
+  timeout?: number;
+  /** A fetch implementation, for runtimes without a global one. */
+  fetch?: typeof globalThis.fetch;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface FanstageClient {
+  readonly baseUrl: string;
+  readonly language: ReadonlySignal<LanguageIso>;
+  setLanguage(language: LanguageIso): void;
+  /** Calls the API and unwraps the envelope: the body on 2, `undefined` on 1, an SdkError otherwise. */
+  request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, query?: Query, options?: Omit<RequestOptions, 'query'>): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>;
+  /** An absolute address on the API's origin, for links and media. */
+  url(path: string): string;
+}
+
+export const API_VERSION = '1.0';
+export const DEFAULT_TIMEOUT = 20_000;
+
+export function createClient(options: ClientOptions): FanstageClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const language = signal<LanguageIso>(options.language ?? 'en');
+  const $fetch: $Fetch = ofetch.create({
+    baseURL: baseUrl || undefined,
+    credentials: 'include',
+    timeout: options.timeout ?? DEFAULT_TIMEOUT,
+    retry: 0,
+    // The envelope carries the outcome; HTTP errors are read, not thrown.
+    ignoreResponseError: true,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+    let response;
+    try {
+      response = await $fetch.raw<Envelope<T>>(path, {
+        method,
+        query: opts.query ? dropUndefined(opts.query) : undefined,
+        body: opts.body as Record<string, unknown> | undefined,
+        signal: opts.signal,
+        headers: { Apiversion: API_VERSION, Language: language.value },
+        responseType: 'json',
+      });
+    } catch (error) {
+      throw toTransportError(error);
+    }
+    const envelope = response._data;
+    if (!isEnvelope(envelope)) {
+      throw new SdkError({
+        code: response.status >= 500 ? 'server_not_responding' : 'invalid-response',
+        statusCode: 0,
+        httpStatus: response.status,
+        retryable: response.status >= 500,
+      });
+    }
+    if (envelope.statusCode === 1 || envelope.statusCode === 2) return envelope.body as T;
+    throw SdkError.fromEnvelope(envelope, response.status);
+  }
+
+  return {
+    baseUrl,
+    language,
+    setLanguage(next) {
+      language.value = next;
+    },
+    request,
+    get: (path, query, rest) => request('GET', path, { ...rest, query }),
+    post: (path, body, rest) => request('POST', path, { ...rest, body }),
+    url: (path) => `${baseUrl}${path.startsWith('/') ? '' : '/'}${path}`,
+  };
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && typeof (value as Envelope).statusCode === 'number';
+}
+
+function dropUndefined(query: Query): Record<string, string | number | boolean> {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
+}
+
+function toTransportError(error: unknown): SdkError {
+  if (error instanceof SdkError) return error;
+  const cause = error instanceof FetchError ? error.cause : error;
+  const timedOut = (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) ||
+    (error instanceof Error && /timeout|aborted/i.test(error.message));
+  return new SdkError({ code: timedOut ? 'timeout' : 'network', statusCode: 0, retryable: true, cause: error });
+}
