@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
 
 export default defineConfig({
   plugins: [react()],
+  define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   test: {
     projects: [
       {

@@ -6,3 +6,4 @@ export type { PublicApi } from './api';
 export { createProfileStore } from './stores/profiles';
 export type { ProfileEntry, ProfileStore, LoadStatus } from './stores/profiles';
 export type * from '../contract';
+export { version } from './version';
