@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, found from this file so the server works from any working directory. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute folder for everything the server writes: the embedded database and media. */
+  dataDir: string;
+  /**
+   * `postgres://…` for a PostgreSQL server, `memory://` for a throw-away in-memory PGlite,
+   * or `undefined` for PGlite files under `${dataDir}/db`.
+   */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** The address the public reaches this server at, without a trailing slash. */
+  publicUrl: string;
+  /** SPEC §9 price multiplier: a fan pays price × salt / 10000. */
+  priceSalt: number;
+  logLevel: LogLevel;
+  nodeEnv: string;
+  /** The folder holding the built `web`, `demo` and `embed` outputs. */
+  webRoot: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads the configuration from environment variables. Every value is checked here, once,
+ * so a typo fails the start with a message naming the variable instead of a confusing
+ * error later.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const nodeEnv = nonEmpty(env.NODE_ENV) ?? 'development';
+  const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data');
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl !== undefined && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, or be memory:// (got "${databaseUrl}").`);
+  }
+  const redisUrl = nonEmpty(env.REDIS_URL);
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}").`);
+  }
+  const publicUrl = (nonEmpty(env.PUBLIC_URL) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrl)) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) address such as https://fanstage.example (got "${publicUrl}").`);
+  }
+  const logLevel = (nonEmpty(env.LOG_LEVEL) ?? (nodeEnv === 'test' ? 'silent' : 'info')) as LogLevel;
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevel}").`);
+  }
+  return {
+    port,
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    publicUrl,
+    priceSalt: integer(env, 'PRICE_SALT', 12500, 1, 1_000_000),
+    logLevel,
+    nodeEnv,
+    webRoot: path.resolve(nonEmpty(env.WEB_ROOT) ?? path.join(repoRoot, 'dist')),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got "${raw}").`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value}).`);
+  return value;
+}
