@@ -1,4 +1,4 @@
-import { ofetch, type $Fetch, FetchError } from 'ofetch';
+import { ofetch, type $Fetch } from 'ofetch';
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Envelope } from '../contract';
 import { SdkError } from './errors';
@@ -41,10 +41,11 @@ export const DEFAULT_TIMEOUT = 20_000;
 export function createClient(options: ClientOptions): FanstageClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const language = signal<LanguageIso>(options.language ?? 'en');
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
   const $fetch: $Fetch = ofetch.create({
     baseURL: baseUrl || undefined,
     credentials: 'include',
-    timeout: options.timeout ?? DEFAULT_TIMEOUT,
+    // The timeout is ours (see `request`): ofetch drops its own whenever a caller passes a signal.
     retry: 0,
     // The envelope carries the outcome; HTTP errors are read, not thrown.
     ignoreResponseError: true,
@@ -52,29 +53,50 @@ export function createClient(options: ClientOptions): FanstageClient {
   });
 
   async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+    // One controller aborts on the timeout or when the caller aborts, whichever comes first,
+    // and remembers which, so a timeout is retryable and a cancellation is not.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeout);
+    const forwardAbort = () => controller.abort();
+    if (opts.signal?.aborted) controller.abort();
+    else opts.signal?.addEventListener('abort', forwardAbort, { once: true });
     let response;
     try {
       response = await $fetch.raw<Envelope<T>>(path, {
         method,
         query: opts.query ? dropUndefined(opts.query) : undefined,
         body: opts.body as Record<string, unknown> | undefined,
-        signal: opts.signal,
+        signal: controller.signal,
         headers: { Apiversion: API_VERSION, Language: language.value },
         responseType: 'json',
       });
     } catch (error) {
-      throw toTransportError(error);
+      if (timedOut) throw new SdkError({ code: 'timeout', statusCode: 0, retryable: true, cause: error });
+      if (opts.signal?.aborted) throw new SdkError({ code: 'aborted', statusCode: 0, retryable: false, cause: error });
+      throw new SdkError({ code: 'network', statusCode: 0, retryable: true, cause: error });
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', forwardAbort);
     }
     const envelope = response._data;
     if (!isEnvelope(envelope)) {
+      // Whatever answered is not the API (a proxy's error page, a wrong baseUrl): for the
+      // user that is a server not responding; only a 5xx may pass by itself.
       throw new SdkError({
-        code: response.status >= 500 ? 'server_not_responding' : 'invalid-response',
+        code: 'server_not_responding',
         statusCode: 0,
         httpStatus: response.status,
         retryable: response.status >= 500,
       });
     }
-    if (envelope.statusCode === 1 || envelope.statusCode === 2) return envelope.body as T;
+    // 1 is success without a body even if one slipped in; other positive codes are successes
+    // of particular calls (SPEC §7: check-id-check "above 0 success") and carry their body.
+    if (envelope.statusCode === 1) return undefined as T;
+    if (envelope.statusCode > 0) return envelope.body as T;
     throw SdkError.fromEnvelope(envelope, response.status);
   }
 
@@ -97,12 +119,4 @@ function isEnvelope(value: unknown): value is Envelope {
 
 function dropUndefined(query: Query): Record<string, string | number | boolean> {
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
-}
-
-function toTransportError(error: unknown): SdkError {
-  if (error instanceof SdkError) return error;
-  const cause = error instanceof FetchError ? error.cause : error;
-  const timedOut = (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) ||
-    (error instanceof Error && /timeout|aborted/i.test(error.message));
-  return new SdkError({ code: timedOut ? 'timeout' : 'network', statusCode: 0, retryable: true, cause: error });
 }

@@ -4,6 +4,10 @@ import type { Envelope } from '../contract';
  * Every failure the SDK reports. `code` is a message key of the error catalogue (SPEC §8),
  * translated under `errors.*`; `statusCode` is the envelope's code (-1, -2, -5, ...) or 0 when
  * no envelope arrived; `retryable` says whether the same call may succeed later unchanged.
+ *
+ * Without an envelope the code is one of the SDK's own: 'network' (no answer at all),
+ * 'timeout', 'server_not_responding' (an answer that is not the API's), or 'aborted' (the
+ * caller cancelled; never worth showing to anyone).
  */
 export class SdkError extends Error {
   override readonly name = 'SdkError';

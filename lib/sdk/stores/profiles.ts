@@ -66,6 +66,7 @@ export function createProfileStore(client: FanstageClient) {
             if (alias !== key) {
               const other = entryFor(alias);
               other.profile.value = profile;
+              other.error.value = null;
               other.status.value = 'ready';
             }
           }

@@ -1,0 +1,61 @@
+/**
+ * Page sizes of lists (SPEC §9): how many items one request asks for. A page shorter than
+ * its size means the list has ended.
+ */
+export const pageSizes = {
+  notifications: 30,
+  conversations: 30,
+  chatHistory: 30,
+  subscriptions: 30,
+  earnings: 30,
+  comments: 30,
+  timeline: 15,
+  likes: 15,
+  discoverSearch: 30,
+  section: 15,
+  tour: 7,
+  onlineUsers: 20,
+  whoToFollow: 15,
+  /** Fewer suggestions when the timeline is empty, so they do not bury the placeholder. */
+  whoToFollowEmptyTimeline: 10,
+  /** What the API assumes when no limit is sent. */
+  whoToFollowDefault: 10,
+  tourTimeline: 30,
+  hashtagTimeline: 30,
+  scheduledPosts: 30,
+  chatAside: 8,
+  userLists: 30,
+  /** SPEC §2: the quick search box shows at most 8 results. */
+  quickSearch: 8,
+} as const;
+
+export type PageSizeKey = keyof typeof pageSizes;
+
+/**
+ * Days each cookie of SPEC §7 (`POST /papi/users/cookie`) lives (SPEC §9). "2 y" is 730
+ * days: a cookie that outlives a leap day by one day matters to no one.
+ */
+export const cookieExpiryDays = {
+  genderfilter: 30,
+  pushdis: 14,
+  accept: 365,
+  smstip: 7,
+  robin: 31,
+  affcode: 31,
+  cookielang: 730,
+  preference: 730,
+} as const;
+
+export type CookieName = keyof typeof cookieExpiryDays;
+
+/** Layout breakpoints in CSS pixels (SPEC §1): each applies from its width up. */
+export const breakpoints = { phone: 0, tablet: 870, web: 1280 } as const;
+
+export type Breakpoint = keyof typeof breakpoints;
+
+/** The layout for a viewport width, for code that cannot use a media query. */
+export function breakpointFor(width: number): Breakpoint {
+  if (width >= breakpoints.web) return 'web';
+  if (width >= breakpoints.tablet) return 'tablet';
+  return 'phone';
+}

@@ -1,0 +1,12 @@
+export { SALT_UNIT, fanPriceCents, formatPrice, priceSteps, isPriceStep, legacyPriceMap, nearestPriceStep } from './price';
+export type { PriceKind } from './price';
+export { formatCount } from './count';
+export { formatDuration } from './duration';
+export { relativeTime, relativeTimeRefreshMs } from './time';
+export type { RelativeTime } from './time';
+export { balanceBadge, earningsBadge, timelineBadgeError } from './badges';
+export { mediaUrl, avatarUrl, avatarSizes } from './media';
+export type { MediaRef, MediaUrlOptions, AvatarSize } from './media';
+export { HASHTAG_MAX_LENGTH, isValidHashtag } from './hashtag';
+export { pageSizes, cookieExpiryDays, breakpoints, breakpointFor } from './constants';
+export type { PageSizeKey, CookieName, Breakpoint } from './constants';
