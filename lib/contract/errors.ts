@@ -17,6 +17,10 @@ export const ErrorKeys = [
   'internal-error',
   // users
   'user-not-found',
+  'invalid-username',
+  'username-taken',
+  'invalid-email',
+  'email-taken',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -4,3 +4,5 @@ export * from './settings';
 export * from './gifts';
 export * from './users';
 export * from './translations';
+export * from './usernames';
+export * from './check';

@@ -18,8 +18,12 @@ export interface Config {
    */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** The address the public reaches this server at, without a trailing slash. */
+  /**
+   * The address the public reaches this server at, without a trailing slash. When PUBLIC_URL
+   * is not set it follows the port actually listened on (PORT=0 picks a free one).
+   */
   publicUrl: string;
+  publicUrlFromEnv: boolean;
   /** SPEC §9 price multiplier: a fan pays price × salt / 10000. */
   priceSalt: number;
   logLevel: LogLevel;
@@ -66,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     redisUrl,
     publicUrl,
+    publicUrlFromEnv: nonEmpty(env.PUBLIC_URL) !== undefined,
     priceSalt: integer(env, 'PRICE_SALT', 12500, 1, 1_000_000),
     logLevel,
     nodeEnv,

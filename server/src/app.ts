@@ -1,0 +1,150 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config';
+import type { App, AppContext } from './context';
+import { openDatabase, type DatabaseHandle } from './db';
+import { DiskStorage, type MediaStorage } from './media/storage';
+import { API_VERSION, registerHttpConventions } from './http/hooks';
+import { registerSettingsRoutes } from './features/settings/routes';
+import { ensureGiftCatalogue } from './features/gifts/service';
+import { registerGiftRoutes } from './features/gifts/routes';
+import { registerUserRoutes } from './features/users/routes';
+import { registerTranslationRoutes } from './features/translations/routes';
+import { registerMediaRoutes } from './features/media/routes';
+import { registerStaticRoutes } from './features/static/routes';
+import { seedDemoContent } from './features/demo/service';
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  /** Left out of the OpenAPI document (static files and the document itself). */
+  hidden: boolean;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Seed the demo people into an empty database (default true). */
+  seed?: boolean;
+  /** Fastify's logger option; defaults to pino at `config.logLevel`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    fanstage: AppContext & {
+      database: DatabaseHandle;
+      /** Every route registered, for the OpenAPI check and tests that walk the route table. */
+      routes: readonly RouteEntry[];
+    };
+  }
+}
+
+/**
+ * Builds the whole server — database, media storage, every route — without listening, so
+ * tests drive it with `inject()` or on a port of their choosing. Closing the app closes the
+ * database.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app: App = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    // Fastify's default; written down because the error handler maps the limit to 413.
+    bodyLimit: 1_048_576,
+    // Load balancers and the CDN in front of the server terminate TLS.
+    trustProxy: config.nodeEnv === 'production',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // TypeBox checks bodies strictly (a number is not a string) and converts query strings
+  // and path parameters, which always arrive as text.
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, hidden });
+  });
+
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (config.publicUrlFromEnv || address === null || typeof address === 'string') return;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    config.publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  });
+
+  await mkdir(config.dataDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  const storage: MediaStorage = new DiskStorage(path.join(config.dataDir, 'media'));
+  const ctx: AppContext = { config, db: database.db, storage };
+  app.decorate('fanstage', { ...ctx, database, routes });
+
+  try {
+    await ensureGiftCatalogue(ctx);
+    if (options.seed ?? true) {
+      const created = await seedDemoContent(ctx);
+      if (created > 0) app.log.info({ users: created }, 'seeded demo content');
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Fanstage API',
+        version: API_VERSION,
+        description:
+          'Every answer is an envelope `{statusCode, statusText?, body?}`: 1 ok, 2 ok with body, -1 failure with a message key in statusText, -2 verification needed. See docs/api.md.',
+      },
+      servers: [{ url: config.publicUrl }],
+    },
+  });
+
+  // The widgets call /papi from partners' pages with credentials, so the origin is
+  // reflected there; every other path keeps the browser's same-origin default.
+  await app.register(cors, {
+    hideOptionsRoute: true,
+    delegator: (request, callback) => {
+      const url = request.url ?? '';
+      const api = url.startsWith('/papi/') || url.startsWith('/api/');
+      callback(
+        null,
+        api
+          ? {
+              origin: true,
+              credentials: true,
+              methods: ['GET', 'POST', 'PUT', 'DELETE'],
+              allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language'],
+              exposedHeaders: ['Apiversion', 'Language'],
+              maxAge: 600,
+            }
+          : { origin: false },
+      );
+    },
+  });
+
+  const site = await registerStaticRoutes(app, ctx);
+  registerHttpConventions(app, site.notFound);
+
+  registerSettingsRoutes(app, ctx);
+  registerGiftRoutes(app, ctx);
+  registerTranslationRoutes(app);
+  registerUserRoutes(app, ctx);
+  registerMediaRoutes(app, ctx);
+
+  let openapi: string | undefined;
+  app.get('/papi/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    openapi ??= JSON.stringify(app.swagger());
+    return reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-cache').send(openapi);
+  });
+
+  return app;
+}

@@ -1,0 +1,21 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config';
+import type { Database } from './db';
+import type { MediaStorage } from './media/storage';
+
+/** What every feature's routes and services are built with. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  storage: MediaStorage;
+}
+
+/** The Fastify instance with TypeBox inference for route schemas. */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

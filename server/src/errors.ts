@@ -1,0 +1,69 @@
+import type { ErrorKey } from '../../lib/contract/errors';
+
+/**
+ * The one error catalogue of the server: every failure a handler can answer is an AppError
+ * carrying a message key of `lib/contract/errors.ts` (which the clients translate) and the
+ * HTTP status that goes with it. The error handler turns it into the envelope
+ * `{ statusCode: -1, statusText: key, body? }`.
+ */
+export const httpStatusOf: Record<ErrorKey, number> = {
+  'invalid-request': 400,
+  'invalid-json': 400,
+  'not-found': 404,
+  'route-not-found': 404,
+  unauthorized: 401,
+  forbidden: 403,
+  'too-many-requests': 429,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  server_not_responding: 503,
+  'internal-error': 500,
+  'user-not-found': 404,
+  'invalid-username': 400,
+  'username-taken': 409,
+  'invalid-email': 400,
+  'email-taken': 409,
+};
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly key: ErrorKey;
+  readonly httpStatus: number;
+  /** The envelope's statusCode: -1 failure, -2 verification needed, or a call-specific code. */
+  readonly statusCode: number;
+  readonly body: unknown;
+
+  constructor(key: ErrorKey, options: { httpStatus?: number; statusCode?: number; body?: unknown } = {}) {
+    super(key);
+    this.key = key;
+    this.httpStatus = options.httpStatus ?? httpStatusOf[key];
+    this.statusCode = options.statusCode ?? -1;
+    this.body = options.body;
+  }
+}
+
+export const errors = {
+  invalidRequest: (body?: unknown) => new AppError('invalid-request', { body }),
+  notFound: () => new AppError('not-found'),
+  userNotFound: () => new AppError('user-not-found'),
+};
+
+/** The message key for an HTTP status that reached the error handler without one. */
+export function keyForHttpStatus(status: number): ErrorKey {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not-found';
+    case 413:
+      return 'payload-too-large';
+    case 415:
+      return 'unsupported-media-type';
+    case 429:
+      return 'too-many-requests';
+    default:
+      return status >= 500 ? 'internal-error' : 'invalid-request';
+  }
+}

@@ -1,0 +1,83 @@
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { media, users } from '../../db/schema';
+import { initialsSvg, renderAvatar, type RenderedImage } from '../../media/images';
+import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
+
+/** Serialises seeding between nodes starting at once; see startupLockKey for migrations. */
+const seedLockKey = 722_061_002;
+
+async function countUsers(ctx: AppContext): Promise<number> {
+  const [row] = await ctx.db.select({ count: sql<number>`count(*)::int` }).from(users);
+  return row?.count ?? 0;
+}
+
+/**
+ * Seeds the demo people when the database has no users at all, and does nothing otherwise,
+ * so it is safe on every start and never touches a real installation's data. Returns how
+ * many users it created.
+ */
+export async function seedDemoContent(ctx: AppContext): Promise<number> {
+  if ((await countUsers(ctx)) > 0) return 0;
+  const people = [...demoCreators, ...demoFans];
+
+  // Pictures first, outside the transaction: rendering is the slow part, and files written
+  // for a seed that loses the race to another node are simply the same files.
+  const avatars = new Map<string, RenderedImage>();
+  for (const person of people) {
+    const avatar = await renderAvatar(initialsSvg(initialsOf(person.displayName), person.colors[0], person.colors[1]));
+    for (const file of avatar.files) await ctx.storage.put(file.key, file.data);
+    avatars.set(person.username, avatar);
+  }
+
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${seedLockKey})`);
+    const [existing] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+    if ((existing?.count ?? 0) > 0) return 0;
+    const now = new Date();
+    for (const person of people) {
+      const [created] = await tx.insert(users).values(userValues(person, now)).returning({ id: users.id });
+      const avatar = avatars.get(person.username)!;
+      const [picture] = await tx
+        .insert(media)
+        .values({
+          hash: avatar.hash,
+          ownerId: created!.id,
+          kind: 'avatar',
+          mediaType: 'image',
+          format: avatar.format,
+          width: avatar.width,
+          height: avatar.height,
+          status: 3,
+        })
+        .onConflictDoUpdate({ target: media.hash, set: { ownerId: created!.id } })
+        .returning({ id: media.id });
+      await tx.update(users).set({ avatarMediaId: picture!.id }).where(eq(users.id, created!.id));
+    }
+    return people.length;
+  });
+}
+
+function userValues(person: DemoUser, now: Date) {
+  return {
+    username: person.username,
+    displayName: person.displayName,
+    bio: person.bio,
+    email: `${person.username}@${demoEmailDomain}`,
+    emailVerified: true,
+    level: person.level ?? 0,
+    gender: person.gender,
+    isSeller: person.isSeller,
+    isPartner: person.isPartner,
+    hasBadge: person.hasBadge,
+    badgeVerifiedState: person.hasBadge ? 3 : 0,
+    messagePrice: person.messagePrice,
+    callPrice: person.callPrice,
+    followersCount: person.followersCount,
+    postsCount: person.postsCount,
+    offersSubscriptions: person.offersSubscriptions,
+    nsfwAgreement: 0,
+    score: person.isPartner ? 5 : person.isSeller ? 3 : 1,
+    lastSeenAt: person.online ? now : null,
+  };
+}

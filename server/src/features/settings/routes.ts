@@ -1,0 +1,26 @@
+import { Settings } from '../../../../lib/contract/settings';
+import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import type { App, AppContext } from '../../context';
+import { withBody } from '../../http/envelope';
+import { buildSettings } from './domain';
+
+export function registerSettingsRoutes(app: App, ctx: AppContext): void {
+  // Settings only change with the configuration, so the answer is built once — on the first
+  // request, when the listening address (and so the default media address) is known.
+  let answer: ReturnType<typeof withBody<Settings>> | undefined;
+  app.get(
+    '/papi/settings',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Platform settings: languages, media address, price multiplier, validation expressions',
+        response: { 200: BodyEnvelope(Settings) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'public, max-age=300');
+      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt }));
+      return answer;
+    },
+  );
+}

@@ -1,0 +1,108 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { App, AppContext } from '../../context';
+import { cacheControlFor, fileForPath, isSitePath, wantsSitePage } from './domain';
+
+function isFile(root: string, relative: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(relative);
+  } catch {
+    return false;
+  }
+  const full = path.resolve(root, decoded);
+  if (!full.startsWith(root + path.sep)) return false;
+  return statSync(full, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+interface Site {
+  name: 'web' | 'demo' | 'embed';
+  dir: string;
+}
+
+/**
+ * Serves the built front ends from one server: the reference site at `/` (with the
+ * single-page fallback to index.html), the partner demo at `/demo/` and the script-tag
+ * bundle at `/embed/`. The folders are looked up on each request rather than at start, so
+ * a build finished while the server runs is served without a restart.
+ */
+export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{ notFound: (request: FastifyRequest, reply: FastifyReply) => boolean }> {
+  const web: Site = { name: 'web', dir: path.join(ctx.config.webRoot, 'web') };
+  const demo: Site = { name: 'demo', dir: path.join(ctx.config.webRoot, 'demo') };
+  const embed: Site = { name: 'embed', dir: path.join(ctx.config.webRoot, 'embed') };
+  const embedPrefix = embed.dir + path.sep;
+
+  await app.register(fastifyStatic, {
+    serve: false,
+    cacheControl: false,
+    etag: true,
+    lastModified: true,
+    setHeaders(res, filePath) {
+      res.setHeader('Cache-Control', cacheControlFor(filePath));
+      if (filePath.startsWith(embedPrefix)) {
+        // Widgets load these files from partners' pages, including their lazy chunks.
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      }
+    },
+  });
+
+  const built = (site: Site) => existsSync(site.dir);
+  const notBuilt = (site: Site, reply: FastifyReply) =>
+    reply
+      .code(503)
+      .header('Cache-Control', 'no-store')
+      .type('text/plain; charset=utf-8')
+      .send(
+        `Fanstage: dist/${site.name} has not been built yet (looked in ${site.dir}).\n` +
+          'Run `npm run build` (or `npm start`, which builds what is missing), then reload this page.\n',
+      );
+
+  // Handlers here are plain functions that return nothing: the file stream answers, and
+  // returning the reply (a thenable) would hang one more listener on the response per hop.
+  const serve = (site: Site) => (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
+    if (!built(site)) {
+      notBuilt(site, reply);
+      return;
+    }
+    reply.sendFile(fileForPath(request.params['*']), site.dir);
+  };
+
+  const hidden = { schema: { hide: true } };
+  app.get('/demo', hidden, (_request, reply) => reply.redirect('/demo/', 301));
+  app.get('/embed', hidden, (_request, reply) => reply.redirect('/embed/', 301));
+  app.get('/demo/*', hidden, serve(demo));
+  app.get('/embed/*', hidden, serve(embed));
+  app.get('/*', hidden, (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
+    // API and media misses go straight to the not-found answer, without touching the disk.
+    if (!isSitePath(request.url) || !built(web)) {
+      reply.callNotFound();
+      return;
+    }
+    const file = fileForPath(request.params['*']);
+    // A client-side route (/lucy.rivers) is not a file: answer the page at once rather than
+    // trying the disk and falling back.
+    if (wantsSitePage(request.method, request.url, request.headers.accept) && !isFile(web.dir, file)) {
+      sendPage(reply);
+      return;
+    }
+    reply.sendFile(file, web.dir);
+  });
+
+  const sendPage = (reply: FastifyReply) => {
+    // Checking index.html itself (not the folder) keeps a half-built site from looping here.
+    if (!existsSync(path.join(web.dir, 'index.html'))) notBuilt(web, reply);
+    else reply.sendFile('index.html', web.dir);
+  };
+
+  return {
+    /** Page navigations the server does not know belong to the site's router. */
+    notFound(request, reply) {
+      if (!wantsSitePage(request.method, request.url, request.headers.accept)) return false;
+      sendPage(reply);
+      return true;
+    },
+  };
+}

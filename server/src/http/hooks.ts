@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, keyForHttpStatus, httpStatusOf } from '../errors';
+import { failure } from './envelope';
+import { pickLanguage, type ApiLanguage } from './language';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The answer's language, from the request's `Language` header. */
+    language: ApiLanguage;
+  }
+}
+
+export const API_VERSION = '1.0';
+
+/**
+ * The SPEC §7 conventions every answer follows: the `Apiversion` and `Language` headers, and
+ * the envelope for every failure — including the ones Fastify raises itself (bad JSON,
+ * validation, body limits) — so a client never sees a bare error page or a stack trace.
+ */
+export function registerHttpConventions(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
+  app.decorateRequest('language', 'en');
+  app.addHook('onRequest', (request, reply, done) => {
+    const language = pickLanguage(request.headers.language);
+    request.language = language;
+    reply.header('Apiversion', API_VERSION);
+    reply.header('Language', language);
+    // Nothing this server sends is meant to be content-sniffed into something else.
+    reply.header('X-Content-Type-Options', 'nosniff');
+    done();
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.httpStatus).send(failure(error.key, error.body, error.statusCode));
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      const first = fastifyError.validation[0];
+      const params = (first?.params ?? {}) as { missingProperty?: unknown; requiredProperties?: unknown };
+      // Ajv names one missing property, TypeBox lists them; either way the first one is named.
+      const missing = params.missingProperty ?? (Array.isArray(params.requiredProperties) ? params.requiredProperties[0] : undefined);
+      const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+      const field = [path, missing === undefined ? '' : String(missing)].filter(Boolean).join('.') || null;
+      return reply.code(400).send(
+        failure('invalid-request', {
+          location: fastifyError.validationContext ?? 'body',
+          field,
+          reason: first?.message ?? 'invalid',
+        }),
+      );
+    }
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(400).send(failure('invalid-json'));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send(failure('payload-too-large'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send(failure('unsupported-media-type'));
+    }
+    const status = fastifyError.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const key = keyForHttpStatus(status);
+      return reply.code(status === httpStatusOf[key] ? status : 400).send(failure(key));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send(failure('internal-error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (notFound(request, reply)) return;
+    reply.code(404).send(failure('route-not-found'));
+  });
+}

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/src/app';
+import { loadConfig } from '../../server/src/config';
+
+export interface TestServer {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Seed the demo people (default true). */
+  seed?: boolean;
+  /** Where the built front ends are looked for (default: the repository's dist). */
+  webRoot?: string;
+}
+
+/**
+ * A real server on a fresh database, listening on 127.0.0.1 on a free port: in-memory PGlite,
+ * or — when DATABASE_URL is set — a new PostgreSQL database `fanstage_test_<random>` on that
+ * server, dropped again on close. Media go to a temporary folder removed on close.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'fanstage-test-'));
+  const adminUrl = process.env.DATABASE_URL?.trim() || undefined;
+  let databaseUrl = 'memory://';
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  if (adminUrl !== undefined && adminUrl !== 'memory://') {
+    const name = `fanstage_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    };
+  }
+
+  let app: FastifyInstance | undefined;
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
+    });
+    app = await buildApp({ config, seed: options.seed ?? true });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const started = app;
+    let closed = false;
+    return {
+      app: started,
+      baseUrl: `http://127.0.0.1:${port}`,
+      async close() {
+        if (closed) return;
+        closed = true;
+        try {
+          await started.close();
+        } finally {
+          await dropDatabase?.();
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await dropDatabase?.().catch(() => {});
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
