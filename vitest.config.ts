@@ -22,6 +22,25 @@ export default defineConfig({
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/ui/setup.ts'],
+          // Real CSS with the build's class names (vite.lib.config.ts), so element tests can
+          // check that the styles inside a shadow root match the markup.
+          css: { include: [/\.css(\?.*)?$/], modules: { classNameStrategy: 'scoped' } },
+        },
+        css: {
+          modules: {
+            generateScopedName: (name: string, file: string) =>
+              `fs-${(file.split('?')[0] ?? file).replace(/^.*\//, '').replace(/\.module\.css$/, '')}-${name}`,
+          },
+        },
+      },
+      {
+        test: {
+          name: 'package',
+          include: ['tests/package/**/*.test.ts'],
+          environment: 'node',
+          // Packs, installs and imports the real package: builds and npm dominate.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
       {

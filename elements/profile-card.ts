@@ -1,0 +1,56 @@
+import { createElement } from 'react';
+import r2wc from '@r2wc/react-to-web-component';
+import { useTranslation } from 'react-i18next';
+import { FanstageProvider } from '../lib/ui/FanstageProvider';
+import { ProfileCard } from '../lib/ui/ProfileCard';
+import tokensCss from '../lib/ui/theme/tokens.css?inline';
+import profileCardCss from '../lib/ui/ProfileCard/ProfileCard.module.css?inline';
+import { fanstageFor, profileHref, resolveApiBase, resolveLanguage } from './shared';
+
+export const profileCardTag = 'fanstage-profile-card';
+
+/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+export interface ProfileCardElementProps {
+  user?: string;
+  apiBase?: string;
+  language?: string;
+}
+
+/**
+ * The styles travel inside each shadow root: a host page's selectors cannot reach in, and
+ * the widget's cannot leak out. Custom properties do inherit through the shadow boundary,
+ * which is what makes `--fs-*` theming from the host page work.
+ */
+const css = `${tokensCss}\n${profileCardCss}`;
+
+function ProfileCardWidget({ user, apiBase, language }: ProfileCardElementProps) {
+  const base = resolveApiBase(apiBase);
+  const lang = resolveLanguage(language);
+  const username = user?.trim() ?? '';
+  return createElement(
+    FanstageProvider,
+    { fanstage: fanstageFor(base, lang), language: lang },
+    createElement('style', null, css),
+    username ? createElement(ProfileCard, { username, href: profileHref(base, username) }) : createElement(MissingUser),
+  );
+}
+
+function MissingUser() {
+  const { t } = useTranslation();
+  // Tells the page's author what is wrong without breaking the rest of their page.
+  return createElement('p', { className: 'fs-root', role: 'status' }, t('widget.noUser'));
+}
+
+let elementClass: CustomElementConstructor | undefined;
+
+/**
+ * The `<fanstage-profile-card>` class, made on first use: building it needs `HTMLElement`,
+ * so merely importing this module stays safe in Node and during server rendering.
+ */
+export function profileCardElement(): CustomElementConstructor {
+  elementClass ??= r2wc(ProfileCardWidget, {
+    shadow: 'open',
+    props: { user: 'string', apiBase: 'string', language: 'string' },
+  });
+  return elementClass;
+}

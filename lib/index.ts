@@ -1,0 +1,7 @@
+/**
+ * `fanstage`: the React components, plus the whole headless SDK, so a partner app needs one
+ * import. `fanstage/sdk` is the same SDK without React; styles are in `fanstage/style.css`.
+ */
+export * from './ui';
+export * from './sdk';
+export { createI18n, languages, defaultLanguage, isLanguage, pickLanguage } from './i18n';

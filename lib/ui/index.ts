@@ -1,0 +1,2 @@
+export * from './FanstageProvider';
+export * from './ProfileCard';
