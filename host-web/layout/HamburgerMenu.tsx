@@ -1,0 +1,89 @@
+import { useCallback, useId, useState } from 'react';
+import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSite } from '../site';
+import { useModalDialog } from '../overlays/useModalDialog';
+import { FooterLinks } from './Footer';
+import { LanguagePicker } from './LanguagePicker';
+import { Icon, LogoMark } from './icons';
+import styles from './HamburgerMenu.module.css';
+
+/** The visitor's menu on phones and tablets (SPEC §2); the web layout has the side navigation. */
+export function HamburgerMenu() {
+  const { t } = useTranslation();
+  const { openLoginPrompt } = useSite();
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
+  const dialog = useModalDialog(open, close);
+  const titleId = useId();
+
+  // The login prompt replaces the menu; focus then returns to the menu button, not into it.
+  const toLoginPrompt = () => {
+    dialog.ref.current?.close();
+    openLoginPrompt();
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className={styles.toggle}
+        aria-label={t('nav.menu')}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        <Icon name="menu" />
+      </button>
+      <dialog
+        ref={dialog.ref}
+        className={styles.drawer}
+        aria-labelledby={titleId}
+        onClose={dialog.onClose}
+        onClick={dialog.onClick}
+        onKeyDown={dialog.onKeyDown}
+        data-testid="hamburger-menu"
+      >
+        <div className={styles.content}>
+          <div className={styles.top}>
+            <span className={styles.brand}>
+              <LogoMark size={28} />
+              <h2 id={titleId} className={styles.title}>
+                {t('nav.menu')}
+              </h2>
+            </span>
+            <button type="button" className={styles.close} aria-label={t('nav.closeMenu')} onClick={() => dialog.ref.current?.close()}>
+              <Icon name="close" />
+            </button>
+          </div>
+          <div className={styles.actions}>
+            <button type="button" className={styles.primary} aria-haspopup="dialog" onClick={toLoginPrompt}>
+              {t('nav.signUp')}
+            </button>
+            <button type="button" className={styles.secondary} aria-haspopup="dialog" onClick={toLoginPrompt}>
+              {t('nav.login')}
+            </button>
+          </div>
+          <nav aria-label={t('nav.menu')}>
+            <ul className={styles.list}>
+              <li>
+                <Link href="/discover" className={styles.item} onClick={close}>
+                  <Icon name="discover" size={22} />
+                  {t('nav.discover')}
+                </Link>
+              </li>
+              <li>
+                <Link href="/tour-faq" className={styles.item} onClick={close}>
+                  <Icon name="help" size={22} />
+                  {t('footer.faq')}
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <LanguagePicker className={styles.language} />
+          <FooterLinks className={styles.footer} onNavigate={close} />
+        </div>
+      </dialog>
+    </>
+  );
+}

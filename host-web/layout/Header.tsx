@@ -1,0 +1,49 @@
+import { Link, useLocation } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSite } from '../site';
+import { getPreviousLocation, isTabScreen } from '../navigation';
+import { HamburgerMenu } from './HamburgerMenu';
+import { Icon, LogoMark } from './icons';
+import styles from './Header.module.css';
+
+export function Header() {
+  const { t } = useTranslation();
+  const [location] = useLocation();
+  const { title: pageTitle, loggedIn } = useSite();
+  const title = pageTitle?.inHeader ? pageTitle.text : null;
+  const showBack = !isTabScreen(location);
+
+  return (
+    <header className={`${styles.header} ${title || showBack ? '' : styles.bare}`}>
+      <div className={styles.bar}>
+        {showBack ? <BackButton /> : null}
+        <Link href="/" className={`${styles.logo} ${title ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
+          <LogoMark />
+          <span className={styles.wordmark}>{t('app.name')}</span>
+        </Link>
+        {title ? <div className={styles.title}>{title}</div> : <span className={styles.spacer} />}
+        <div className={styles.actions}>{loggedIn ? null : <HamburgerMenu />}</div>
+      </div>
+    </header>
+  );
+}
+
+function BackButton() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <button
+      type="button"
+      className={styles.iconButton}
+      aria-label={t('app.back')}
+      onClick={() => {
+        // Back within the app when there is somewhere to go back to; a profile opened from
+        // a shared link has no history here, so it goes home instead of leaving the site.
+        if (getPreviousLocation() !== null) window.history.back();
+        else navigate('/');
+      }}
+    >
+      <Icon name="back" />
+    </button>
+  );
+}

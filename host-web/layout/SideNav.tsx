@@ -1,0 +1,30 @@
+import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSite } from '../site';
+import { TabItems } from './TabItems';
+import { Icon, LogoMark } from './icons';
+import styles from './SideNav.module.css';
+
+/** The web layout's navigation (≥ 1280 px); CSS hides it below, where BottomNav shows. */
+export function SideNav() {
+  const { t } = useTranslation();
+  const { loggedIn, openLoginPrompt } = useSite();
+  return (
+    <div className={styles.side}>
+      <Link href="/" className={styles.logo} aria-label={t('nav.home')}>
+        <LogoMark size={36} />
+        <span className={styles.wordmark}>{t('app.name')}</span>
+      </Link>
+      <nav aria-label={t('nav.main')} data-testid="side-nav">
+        <TabItems classes={styles} />
+      </nav>
+      {loggedIn ? null : (
+        // SPEC §2: the web layout's add-post button; a visitor is asked to log in first.
+        <button type="button" className={styles.newPost} aria-haspopup="dialog" onClick={openLoginPrompt}>
+          <Icon name="add" />
+          <span>{t('nav.newPost')}</span>
+        </button>
+      )}
+    </div>
+  );
+}

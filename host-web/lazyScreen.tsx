@@ -1,0 +1,31 @@
+import { lazy, useEffect, type ComponentType } from 'react';
+import { navigate } from 'wouter/use-browser-location';
+
+/** Set when a screen's code could not be fetched, so the offline screen can offer a way back. */
+let failedLocation: string | null = null;
+
+export function getFailedLocation(): string | null {
+  return failedLocation;
+}
+
+function GoOffline() {
+  useEffect(() => {
+    navigate('/offline', { replace: true });
+  }, []);
+  return null;
+}
+
+/**
+ * A screen in its own chunk. If the chunk cannot be loaded (offline, or a deploy removed the
+ * old files), the user lands on /offline (SPEC §2) instead of a broken page. React caches the
+ * failed import, so the offline screen's retry reloads the whole page to fetch fresh code.
+ */
+export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return lazy(() =>
+    load().catch((error: unknown) => {
+      failedLocation = window.location.pathname + window.location.search;
+      console.error('A screen could not be loaded', error);
+      return { default: GoOffline as ComponentType<P> };
+    }),
+  );
+}

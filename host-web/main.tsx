@@ -1,0 +1,43 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { createI18n } from '../lib/i18n';
+import { createFanstage } from '../lib/sdk';
+import { FanstageProvider } from '../lib/ui';
+import '../lib/ui/theme/tokens.css';
+import './styles.css';
+import { initialLanguage } from './language';
+import { SiteProvider, useSite } from './site';
+import { App } from './App';
+import type { ReactNode } from 'react';
+
+const language = initialLanguage();
+// The site is served by the API's own server, so the API is on the page's origin.
+const fanstage = createFanstage({ baseUrl: '', language });
+const i18n = createI18n(language);
+document.documentElement.lang = language;
+
+/** The site and the components translate with one i18next instance and one language. */
+function Providers({ children }: { children: ReactNode }) {
+  const { language: current } = useSite();
+  return (
+    <FanstageProvider fanstage={fanstage} i18n={i18n} language={current}>
+      {children}
+    </FanstageProvider>
+  );
+}
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root');
+
+createRoot(container).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <SiteProvider fanstage={fanstage} i18n={i18n} initialLanguage={language}>
+        <Providers>
+          <App />
+        </Providers>
+      </SiteProvider>
+    </I18nextProvider>
+  </StrictMode>,
+);

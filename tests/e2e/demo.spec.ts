@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { formatCount } from '../../lib/sdk';
+import { apiProfile, expectNoSeriousA11yViolations } from './support';
+
+test.describe('the partner demo', () => {
+  test('the script tag renders both creators’ cards inside their shadow roots, once loaded', async ({ page, request }) => {
+    const lucy = await apiProfile(request, 'lucy.rivers');
+    const marek = await apiProfile(request, 'marek.novak');
+    const bundleRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/embed/fanstage-elements.js')) bundleRequests.push(r.url());
+    });
+
+    await page.goto('/demo/');
+
+    const lucyCard = page.locator('fanstage-profile-card[user="lucy.rivers"]');
+    const marekCard = page.locator('fanstage-profile-card[user="marek.novak"]');
+    // Playwright's CSS locators pierce open shadow roots; check the content really is in one.
+    await expect(lucyCard.getByRole('heading', { name: lucy.displayName })).toBeVisible();
+    await expect(marekCard.getByRole('heading', { name: marek.displayName })).toBeVisible();
+    for (const card of [lucyCard, marekCard]) {
+      expect(await card.evaluate((el) => el.shadowRoot !== null && el.shadowRoot.querySelector('article') !== null)).toBe(true);
+      expect(await card.evaluate((el) => el.querySelector('article'))).toBeNull();
+    }
+
+    await expect(lucyCard.locator('[data-stat="followers"]')).toHaveText(`${formatCount(lucy.followersCount)} followers`);
+    const avatar = lucyCard.getByRole('img', { name: `${lucy.displayName}'s avatar` });
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    // Marek's card speaks Czech through its language attribute.
+    await expect(marekCard.locator('[data-stat="followers"]')).toContainText('sledující');
+
+    // The card links to the profile on the platform.
+    await expect(lucyCard.getByRole('link', { name: new RegExp(lucy.displayName) })).toHaveAttribute('href', /\/lucy\.rivers$/);
+
+    // The themed card takes the page's --fs-* values; the default one keeps the defaults.
+    const surface = (card: typeof lucyCard) => card.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('article')!).backgroundColor);
+    expect(await surface(marekCard)).toBe('rgb(18, 48, 43)');
+    expect(await surface(lucyCard)).toBe('rgb(255, 255, 255)');
+    const nameColour = await marekCard.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('h2, h1, h3')!).color);
+    expect(nameColour).toBe('rgb(241, 245, 244)');
+
+    // Two elements, one bundle: the loader fetched it once.
+    expect(bundleRequests).toHaveLength(1);
+    const global = await page.evaluate(() => {
+      const fanstage = (window as unknown as { Fanstage?: { version: string; loaded: boolean } }).Fanstage;
+      return { loaded: fanstage?.loaded, version: fanstage?.version };
+    });
+    expect(global.loaded).toBe(true);
+    expect(global.version).toMatch(/^\d+\.\d+\.\d+/);
+
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the React page renders the cards through the npm package', async ({ page, request }) => {
+    const lucy = await apiProfile(request, 'lucy.rivers');
+    const marek = await apiProfile(request, 'marek.novak');
+    await page.goto('/demo/react.html');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Creators we love' })).toBeVisible();
+    const lucyCard = page.getByRole('article', { name: lucy.displayName });
+    await expect(lucyCard.getByRole('heading', { name: lucy.displayName })).toBeVisible();
+    await expect(page.getByRole('article', { name: marek.displayName })).toBeVisible();
+    await expect(lucyCard.locator('[data-stat="posts"]')).toHaveText(`${formatCount(lucy.postsCount)} posts`);
+
+    // The partner's language switch reaches the components.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('cs');
+    await expect(lucyCard.locator('[data-stat="posts"]')).toHaveText(`${formatCount(lucy.postsCount)} příspěvků`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Tvůrci, které milujeme' })).toBeVisible();
+  });
+});

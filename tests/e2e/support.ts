@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { PublicProfile } from '../../lib/contract';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const axePath = path.join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js');
+
+export const viewports = {
+  phone: { width: 375, height: 740 },
+  tablet: { width: 870, height: 1000 },
+  web: { width: 1280, height: 860 },
+} as const;
+
+/** A profile as the API answers it, so the tests follow the seed instead of copying it. */
+export async function apiProfile(request: APIRequestContext, username: string): Promise<PublicProfile> {
+  const response = await request.get(`/papi/users/${username}`);
+  expect(response.ok()).toBe(true);
+  const envelope = (await response.json()) as { statusCode: number; body: PublicProfile };
+  expect(envelope.statusCode).toBe(2);
+  return envelope.body;
+}
+
+export async function apiCreators(request: APIRequestContext, limit: number): Promise<PublicProfile[]> {
+  const response = await request.get(`/papi/who-to-follow?limit=${limit}`);
+  const envelope = (await response.json()) as { statusCode: number; body: PublicProfile[] };
+  expect(envelope.statusCode).toBe(2);
+  return envelope.body;
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** Runs axe-core in the page and fails on serious or critical violations, listing them. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+}
