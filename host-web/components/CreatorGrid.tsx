@@ -22,7 +22,9 @@ export function CreatorGrid({ headingLevel }: { headingLevel: 2 | 3 }) {
       setState({ status: 'loading' });
       fanstage.api.whoToFollow({ limit: pageSizes.whoToFollow }).then(
         (creators) => {
-          if (!signal?.aborted) setState({ status: 'ready', creators });
+          if (signal?.aborted) return;
+          fanstage.profiles.remember(creators);
+          setState({ status: 'ready', creators });
         },
         (error: SdkError) => {
           if (!signal?.aborted) setState({ status: 'error', error });

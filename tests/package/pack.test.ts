@@ -19,8 +19,10 @@ let files: string[];
 
 /** Runs a command, keeping its output for the failure message instead of the console. */
 async function sh(command: string, args: string[], cwd: string): Promise<string> {
+  // Vitest sets NODE_ENV=test; `npm pack` rebuilds through prepack, and a build that inherits
+  // it would ship React's development JSX runtime.
   try {
-    const { stdout } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const { stdout } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', NODE_ENV: 'production' } });
     return stdout;
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };

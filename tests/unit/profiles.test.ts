@@ -62,6 +62,15 @@ describe('the profile store', () => {
     expect(seen).toEqual(['loading', 'ready']);
   });
 
+  it('serves profiles remembered from a list under both names without any request', () => {
+    const before = server.requests.length;
+    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    store.remember([profile({ id: 9, username: 'Listed' })]);
+    expect(store.get('listed').status.value).toBe('ready');
+    expect(store.get(9).profile.value?.username).toBe('Listed');
+    expect(server.requests.length).toBe(before);
+  });
+
   it('serves a profile loaded by username under its id without another request', async () => {
     const before = requestsTo('/papi/users/42');
     const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));

@@ -1,4 +1,4 @@
-import { signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
+import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
 import type { PublicProfile } from '../../contract';
 import type { FanstageClient } from '../client';
 import { publicApi } from '../api';
@@ -48,6 +48,26 @@ export function createProfileStore(client: FanstageClient) {
     return entry;
   }
 
+  /** Files a profile under both of its names: the same profile is reachable by id and by username. */
+  function store(profile: PublicProfile): void {
+    batch(() => {
+      for (const alias of [String(profile.id), profile.username.toLowerCase()]) {
+        const entry = entryFor(alias);
+        entry.profile.value = profile;
+        entry.error.value = null;
+        entry.status.value = 'ready';
+      }
+    });
+  }
+
+  /**
+   * Keeps profiles that arrived in a list (who-to-follow, search, ...), so the cards that show
+   * them render at once instead of asking for each profile again.
+   */
+  function remember(profiles: readonly PublicProfile[]): void {
+    for (const profile of profiles) store(profile);
+  }
+
   /** (Re)loads a profile; concurrent calls share one request. */
   function load(idOrUsername: string | number): Promise<void> {
     const key = normalise(idOrUsername);
@@ -59,17 +79,9 @@ export function createProfileStore(client: FanstageClient) {
       .user(key)
       .then(
         (profile) => {
+          store(profile);
           entry.profile.value = profile;
           entry.status.value = 'ready';
-          // The same profile is reachable by id and by username.
-          for (const alias of [String(profile.id), profile.username.toLowerCase()]) {
-            if (alias !== key) {
-              const other = entryFor(alias);
-              other.profile.value = profile;
-              other.error.value = null;
-              other.status.value = 'ready';
-            }
-          }
         },
         (error: unknown) => {
           entry.error.value = error instanceof SdkError ? error : new SdkError({ code: 'internal-error', statusCode: 0, cause: error });
@@ -82,7 +94,7 @@ export function createProfileStore(client: FanstageClient) {
     return entry.pending;
   }
 
-  return { get, load };
+  return { get, load, remember };
 }
 
 export type ProfileStore = ReturnType<typeof createProfileStore>;
