@@ -7,8 +7,8 @@ const dataDir = '.tmp/e2e-data';
 
 /**
  * End-to-end tests of the reference site and the partner demo, in Chromium, against the real
- * server on its embedded database. They use the built front ends: run `npm run build` first
- * (`npm run test:e2e` does).
+ * server on its embedded database, started as a newcomer starts it: `npm start`, which builds
+ * any front end that is missing or older than its sources (`npm run test:e2e` builds first).
  */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -40,7 +40,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `node -e "require('node:fs').rmSync('${dataDir}', { recursive: true, force: true })" && node --import tsx server/src/main.ts`,
+    command: `node -e "require('node:fs').rmSync('${dataDir}', { recursive: true, force: true })" && npm start`,
     url: `${baseURL}/papi/settings`,
     reuseExistingServer: false,
     timeout: 120_000,
