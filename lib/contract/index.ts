@@ -6,3 +6,5 @@ export * from './users';
 export * from './translations';
 export * from './usernames';
 export * from './check';
+export * from './auth';
+export * from './account';

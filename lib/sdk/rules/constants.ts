@@ -31,22 +31,8 @@ export const pageSizes = {
 
 export type PageSizeKey = keyof typeof pageSizes;
 
-/**
- * Days each cookie of SPEC §7 (`POST /papi/users/cookie`) lives (SPEC §9). "2 y" is 730
- * days: a cookie that outlives a leap day by one day matters to no one.
- */
-export const cookieExpiryDays = {
-  genderfilter: 30,
-  pushdis: 14,
-  accept: 365,
-  smstip: 7,
-  robin: 31,
-  affcode: 31,
-  cookielang: 730,
-  preference: 730,
-} as const;
-
-export type CookieName = keyof typeof cookieExpiryDays;
+/** Days each cookie of `POST /papi/users/cookie` lives (SPEC §9); the contract is the one source. */
+export { CookieNames as cookieExpiryDays, type CookieName } from '../../contract/account';
 
 /** Layout breakpoints in CSS pixels (SPEC §1): each applies from its width up. */
 export const breakpoints = { phone: 0, tablet: 870, web: 1280 } as const;

@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox';
+import { PublicProfile } from './users';
+
+/** 0 none, 1 the viewer blocked this user, 2 this user blocked the viewer. */
+export const BlockedStatus = { none: 0, blockedByMe: 1, blockedMe: 2 } as const;
+
+/** A profile as a logged-in viewer sees it: the public fields plus the relation to the viewer. */
+export const ViewedProfile = Type.Interface(
+  [PublicProfile],
+  {
+    isFollowed: Type.Boolean(),
+    blockedStatus: Type.Integer({ minimum: 0, maximum: 2 }),
+    isMySubscriber: Type.Boolean(),
+    isHidden: Type.Boolean(),
+  },
+  { $id: 'ViewedProfile' },
+);
+export type ViewedProfile = Static<typeof ViewedProfile>;
+
+/** The logged-in user's own account (GET /api/users/me). */
+export const Account = Type.Interface(
+  [PublicProfile],
+  {
+    email: Type.String(),
+    emailVerified: Type.Boolean(),
+    phoneVerified: Type.Boolean(),
+    approvedState: Type.Integer(),
+    sexuality: Type.Union([Type.Integer(), Type.Null()]),
+    birthday: Type.Union([Type.String(), Type.Null()]),
+    appLanguage: Type.String(),
+    nsfwAgreement: Type.Integer(),
+    notificationSound: Type.Integer(),
+    embedOrigins: Type.Array(Type.String()),
+  },
+  { $id: 'Account' },
+);
+export type Account = Static<typeof Account>;
+
+/** PUT /api/users/me. `messagePrice` and `callPrice` answer -2 unless the user is a seller. */
+export const UpdateMeBody = Type.Object(
+  {
+    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+    bio: Type.Optional(Type.String({ maxLength: 1000 })),
+    username: Type.Optional(Type.String({ minLength: 3, maxLength: 30 })),
+    gender: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
+    sexuality: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+    appLanguage: Type.Optional(Type.String({ minLength: 2, maxLength: 5 })),
+    /** ISO date, YYYY-MM-DD; under 18 answers `must_be_18`. */
+    birthday: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    messagePrice: Type.Optional(Type.Integer({ minimum: 0 })),
+    callPrice: Type.Optional(Type.Integer({ minimum: 0 })),
+    nsfwAgreement: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+    notificationSound: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
+    /** Origins allowed to embed this creator's widgets, e.g. `https://lucy.example`. */
+    embedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 })),
+    currentPassword: Type.Optional(Type.String({ maxLength: 256 })),
+    newPassword: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateMeBody = Static<typeof UpdateMeBody>;
+
+/** DELETE /api/users/me: the deletion survey's reason (enum `deleteReason`, 1–5) is required. */
+export const DeleteMeBody = Type.Object({
+  deleteReason: Type.Integer({ minimum: 1, maximum: 5 }),
+  text: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+export type DeleteMeBody = Static<typeof DeleteMeBody>;
+
+/** Body of follow, block and hide. */
+export const UserRefBody = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export type UserRefBody = Static<typeof UserRefBody>;
+
+/** Relation types (SPEC §5): 1 people I follow, 2 my followers, -1 people I blocked. */
+export const RelationType = { following: 1, followers: 2, blocked: -1 } as const;
+
+export const RelationsQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  relationType: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(-1)]),
+  q: Type.Optional(Type.String({ maxLength: 60 })),
+  /** Whose relations, for /papi (public lists); defaults to the viewer on /api. */
+  userId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type RelationsQuery = Static<typeof RelationsQuery>;
+
+/** The cookie names POST /papi/users/cookie accepts, with their lifetimes in days (SPEC §9). */
+export const CookieNames = {
+  genderfilter: 30,
+  pushdis: 14,
+  accept: 365,
+  smstip: 7,
+  robin: 31,
+  affcode: 31,
+  cookielang: 730,
+  preference: 730,
+} as const;
+export type CookieName = keyof typeof CookieNames;
+
+export const CookieBody = Type.Object({
+  name: Type.Union(Object.keys(CookieNames).map((name) => Type.Literal(name))),
+  value: Type.String({ maxLength: 200 }),
+  /** Days; defaults to the name's lifetime and may not exceed it. */
+  expires: Type.Optional(Type.Integer({ minimum: 0, maximum: 730 })),
+});
+export type CookieBody = Static<typeof CookieBody>;
+
+/** The terms version stamped in the `accept_18` consent (SPEC §9). */
+export const TERMS_VERSION = '20240307';

@@ -1,0 +1,75 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Accounts and sessions (SPEC §7 Account and session). The access token is a short-lived JWT
+ * (HS256, claims `userId`, `exp`, `iat`) sent as `Authorization: Bearer …`. The site keeps its
+ * refresh token in an HttpOnly, SameSite cookie; embedded widgets, which must not rely on
+ * third-party cookies, receive it in the body and send it back in the body.
+ */
+
+export const Email = Type.String({ minLength: 3, maxLength: 254 });
+/** Long passphrases welcome; 8 characters at the least (OWASP ASVS 2.1.1). */
+export const Password = Type.String({ minLength: 8, maxLength: 256 });
+
+export const SignupBody = Type.Object({
+  email: Email,
+  password: Password,
+  /** Set when an affiliate partner is present: no marketing mail (SPEC §3 Signup payload). */
+  noMail: Type.Optional(Type.Boolean()),
+  language: Type.Optional(Type.String({ maxLength: 5 })),
+});
+export type SignupBody = Static<typeof SignupBody>;
+
+/** Signup answers: 1 created (the client logs in next), -5 username taken, -2 e-mail taken. */
+export const SignupStatus = { created: 1, usernameTaken: -5, emailTaken: -2 } as const;
+
+export const LoginBody = Type.Object({
+  email: Email,
+  password: Type.String({ minLength: 1, maxLength: 256 }),
+  /** Ask for the refresh token in the body instead of a cookie (embedded widgets). */
+  tokenInBody: Type.Optional(Type.Boolean()),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const AccessTokenBody = Type.Object({
+  accessToken: Type.String(),
+  /** Present only when the refresh token travels in the body. */
+  refreshToken: Type.Optional(Type.String()),
+});
+export type AccessTokenBody = Static<typeof AccessTokenBody>;
+
+/** Body of POST /papi/login/refresh and POST /papi/login/logout for body-token clients. */
+export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 16, maxLength: 512 }) });
+export type RefreshBody = Static<typeof RefreshBody>;
+
+/** POST /papi/login/reset: ask for a reset mail, or set the new password with the mailed hash. */
+export const ResetBody = Type.Union([
+  Type.Object({ email: Email }),
+  Type.Object({ hash: Type.String({ minLength: 16, maxLength: 512 }), password: Password }),
+]);
+export type ResetBody = Static<typeof ResetBody>;
+
+/** POST /papi/action/jwt: confirm the action behind a mailed `/action/{hash}` link. */
+export const ActionBody = Type.Object({ hash: Type.String({ minLength: 16, maxLength: 512 }) });
+export type ActionBody = Static<typeof ActionBody>;
+
+export const ActionResult = Type.Object({
+  /** What the link did: verify-email. */
+  action: Type.String(),
+});
+export type ActionResult = Static<typeof ActionResult>;
+
+/** POST /papi/embed/exchange: the one-time code the sign-in popup handed to the widget. */
+export const EmbedExchangeBody = Type.Object({
+  code: Type.String({ minLength: 16, maxLength: 512 }),
+  /** The origin of the page the widget runs on; must match the one the code was issued for. */
+  origin: Type.String({ maxLength: 300 }),
+});
+export type EmbedExchangeBody = Static<typeof EmbedExchangeBody>;
+
+/** The decoded access token. */
+export interface AccessTokenClaims {
+  userId: number;
+  exp: number;
+  iat: number;
+}
