@@ -70,6 +70,22 @@ export type EmbedExchangeBody = Static<typeof EmbedExchangeBody>;
 /** The decoded access token. */
 export interface AccessTokenClaims {
   userId: number;
+  /** Seconds since 1970, whole. */
   exp: number;
+  /** Seconds since 1970 with milliseconds as a fraction (a revocation in the same second is exact). */
   iat: number;
+  /** The refresh-token family the token was issued with; absent for tokens made outside a session. */
+  sid?: string;
 }
+
+/** POST /api/embed/code: the sign-in popup asks for a code for the widget's page. */
+export const EmbedCodeBody = Type.Object({ origin: Type.String({ maxLength: 300 }) });
+export type EmbedCodeBody = Static<typeof EmbedCodeBody>;
+
+/** A one-time code, valid for 60 seconds on the origin it was issued for. */
+export const EmbedCode = Type.Object({ code: Type.String(), expiresIn: Type.Integer() });
+export type EmbedCode = Static<typeof EmbedCode>;
+
+/** Path parameters of the admin's account routes. */
+export const AccountIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export type AccountIdParams = Static<typeof AccountIdParams>;

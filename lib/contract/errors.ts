@@ -21,6 +21,22 @@ export const ErrorKeys = [
   'username-taken',
   'invalid-email',
   'email-taken',
+  // accounts and sessions
+  'email-not-verified',
+  'invalid-credentials',
+  'banned',
+  'refresh-token-failed',
+  'link-expired',
+  'already-verified',
+  'invalid-code',
+  'weak-password',
+  'wrong-password',
+  // profiles and the social graph
+  'cannot-target-self',
+  'must_be_18',
+  'verify-required',
+  'wrong_media_type',
+  'lowRes',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

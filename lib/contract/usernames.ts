@@ -13,6 +13,8 @@ export const ReservedUsernames: readonly string[] = [
   // server prefixes and files
   'api', 'papi', 'media', 'embed', 'demo', 'ws', 'assets', 'static', 'sw.js', 'release', 'favicon.ico',
   'robots.txt', 'manifest.json', 'index.html',
+  // GET /api/users/{username} would never reach these: the API's own paths answer first
+  'relations',
   // names people would mistake for the platform speaking
   'admin', 'administrator', 'support', 'help', 'fanstage', 'root', 'system', 'moderator', 'staff', 'official',
   'me', 'null', 'undefined',

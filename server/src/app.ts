@@ -13,10 +13,13 @@ import { registerSettingsRoutes } from './features/settings/routes';
 import { ensureGiftCatalogue } from './features/gifts/service';
 import { registerGiftRoutes } from './features/gifts/routes';
 import { registerUserRoutes } from './features/users/routes';
+import { registerSocialRoutes } from './features/social/routes';
+import { registerCookieRoutes } from './features/cookies/routes';
 import { registerTranslationRoutes } from './features/translations/routes';
 import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
+import { registerAuth } from './features/auth/routes';
 
 export interface RouteEntry {
   method: string;
@@ -134,10 +137,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const site = await registerStaticRoutes(app, ctx);
   registerHttpConventions(app, site.notFound);
 
+  await registerAuth(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerGiftRoutes(app, ctx);
   registerTranslationRoutes(app);
-  registerUserRoutes(app, ctx);
+  const userService = registerUserRoutes(app, ctx);
+  registerSocialRoutes(app, ctx, userService);
+  registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);
 
   let openapi: string | undefined;

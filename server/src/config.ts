@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +31,15 @@ export interface Config {
   nodeEnv: string;
   /** The folder holding the built `web`, `demo` and `embed` outputs. */
   webRoot: string;
+  /**
+   * The HS256 key of access tokens. Required in production (32 characters at the least);
+   * elsewhere a random one per start, so tokens do not outlive a development server.
+   */
+  jwtSecret: string;
+  /** `smtp://…` or `smtps://…`: mails are sent through it as well as written to the outbox. */
+  smtpUrl: string | undefined;
+  /** The sender of every mail, e.g. `Fanstage <no-reply@fanstage.example>`. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +73,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevel}").`);
   }
+  const jwtSecret = nonEmpty(env.JWT_SECRET) ?? (nodeEnv === 'production' ? undefined : randomBytes(32).toString('base64url'));
+  if (jwtSecret === undefined) throw new ConfigError('JWT_SECRET must be set in production (a random string of 32 characters or more).');
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be 32 characters or more.');
+  const smtpUrl = nonEmpty(env.SMTP_URL);
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}").`);
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -75,6 +92,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     nodeEnv,
     webRoot: path.resolve(nonEmpty(env.WEB_ROOT) ?? path.join(repoRoot, 'dist')),
+    jwtSecret,
+    smtpUrl,
+    mailFrom: nonEmpty(env.MAIL_FROM) ?? `Fanstage <no-reply@${new URL(publicUrl).hostname}>`,
   };
 }
 

@@ -23,6 +23,20 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'username-taken': 409,
   'invalid-email': 400,
   'email-taken': 409,
+  'email-not-verified': 403,
+  'invalid-credentials': 401,
+  banned: 403,
+  'refresh-token-failed': 401,
+  'link-expired': 410,
+  'already-verified': 409,
+  'invalid-code': 400,
+  'weak-password': 400,
+  'wrong-password': 403,
+  'cannot-target-self': 400,
+  'must_be_18': 400,
+  'verify-required': 403,
+  'wrong_media_type': 415,
+  lowRes: 400,
 };
 
 export class AppError extends Error {

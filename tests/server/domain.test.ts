@@ -37,10 +37,12 @@ describe('configuration', () => {
     const config = loadConfig({
       PORT: '9000', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://127.0.0.1:6379',
       PUBLIC_URL: 'https://fans.example/', PRICE_SALT: '10000', LOG_LEVEL: 'warn', NODE_ENV: 'production', WEB_ROOT: '/srv/dist',
+      JWT_SECRET: 'k'.repeat(32), SMTP_URL: 'smtp://mail.example:25', MAIL_FROM: 'Fans <a@fans.example>',
     });
     expect(config).toMatchObject({
       port: 9000, host: '127.0.0.1', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/db', redisUrl: 'redis://127.0.0.1:6379',
       publicUrl: 'https://fans.example', publicUrlFromEnv: true, priceSalt: 10000, logLevel: 'warn', nodeEnv: 'production', webRoot: '/srv/dist',
+      jwtSecret: 'k'.repeat(32), smtpUrl: 'smtp://mail.example:25', mailFrom: 'Fans <a@fans.example>',
     });
   });
 
@@ -53,9 +55,15 @@ describe('configuration', () => {
     ['REDIS_URL', 'localhost:6379', /REDIS_URL must start with redis/],
     ['PUBLIC_URL', 'fans.example', /PUBLIC_URL must be an http/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['JWT_SECRET', 'short', /JWT_SECRET must be 32 characters/],
+    ['SMTP_URL', 'mail.example', /SMTP_URL must start with smtp/],
   ])('refuses %s=%s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('requires JWT_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET must be set in production/);
   });
 
   it('treats memory:// as an in-memory database', () => {

@@ -11,6 +11,8 @@ import pg from 'pg';
 import * as schema from './schema';
 
 export { schema };
+/** The condition builders, re-exported so code outside the server workspace (tests) uses the server's own copy. */
+export { and, eq, sql } from 'drizzle-orm';
 
 /** The one database type services use, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { media, users } from '../../db/schema';
-import { initialsSvg, renderAvatar, type RenderedImage } from '../../media/images';
+import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
 import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
 
 /** Serialises seeding between nodes starting at once; see startupLockKey for migrations. */
@@ -26,7 +26,7 @@ export async function seedDemoContent(ctx: AppContext): Promise<number> {
   const avatars = new Map<string, RenderedImage>();
   for (const person of people) {
     const avatar = await renderAvatar(initialsSvg(initialsOf(person.displayName), person.colors[0], person.colors[1]));
-    for (const file of avatar.files) await ctx.storage.put(file.key, file.data);
+    await storeRendered(ctx.storage, avatar);
     avatars.set(person.username, avatar);
   }
 

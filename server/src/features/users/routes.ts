@@ -1,3 +1,5 @@
+import { Type } from 'typebox';
+import multipart from '@fastify/multipart';
 import { BodyEnvelope, OkEnvelope, ErrorEnvelope } from '../../../../lib/contract/envelope';
 import { CheckEmailBody, CheckUsernameBody } from '../../../../lib/contract/check';
 import { ProfileList, PublicProfile, UserIdParams, UserSourceQuery, WhoToFollowQuery } from '../../../../lib/contract/users';
@@ -6,9 +8,13 @@ import type { App, AppContext } from '../../context';
 import { failure, ok, withBody } from '../../http/envelope';
 import { isValidEmail } from '../settings/domain';
 import { whoToFollowDefaults } from './domain';
-import { createUserService } from './service';
+import { createUserService, type UserService } from './service';
+import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
+import { AppError, errors } from '../../errors';
+import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
+import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf } from '../auth/guard';
 
-export function registerUserRoutes(app: App, ctx: AppContext): void {
+export function registerUserRoutes(app: App, ctx: AppContext): UserService {
   const service = createUserService(ctx);
 
   app.get(
@@ -16,14 +22,100 @@ export function registerUserRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['users'],
-        summary: 'A public profile by username (any case) or numeric id',
+        summary: 'A profile by username (any case) or numeric id; with a bearer token, with the viewer’s relation',
         params: UserIdParams,
         querystring: UserSourceQuery,
-        response: { 200: BodyEnvelope(PublicProfile) },
+        response: { 200: BodyEnvelope(Type.Union([ViewedProfile, PublicProfile])) },
       },
+      preHandler: optionalViewer,
     },
     // `source` (where the visitor came from) is accepted for the profile-visit statistics.
-    async (request) => withBody(await service.profile(request.params.id)),
+    async (request) =>
+      withBody(request.viewer === null ? await service.profile(request.params.id) : await service.viewedProfile(request.params.id, request.viewer.id)),
+  );
+
+  app.get(
+    '/api/users/me',
+    {
+      schema: { tags: ['account'], summary: 'The logged-in user’s own account', response: { 200: BodyEnvelope(Account) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.account(viewerOf(request).id)),
+  );
+
+  app.put(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Edit the profile; -1 with a message key, -2 verify-required for prices of a non-seller',
+        body: UpdateMeBody,
+        response: { 200: BodyEnvelope(Account) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.updateMe(viewerOf(request).id, request.body, sessionFamilyOf(request))),
+  );
+
+  app.delete(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Delete the account (the reason is required); ends every session',
+        body: DeleteMeBody,
+        response: { 200: OkEnvelope },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      await service.deleteMe(viewerOf(request).id, request.body);
+      return ok;
+    },
+  );
+
+  // Multipart is parsed only here, so no other route accepts uploads by accident.
+  void app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: avatarUploadLimits.bytes, files: 1, fields: 0, parts: 1 } });
+    scope.post(
+      '/api/users/me/avatar',
+      {
+        schema: {
+          tags: ['account'],
+          summary: 'Upload an avatar (multipart field `file`: JPEG, PNG, WebP or AVIF, ≤ 10 MB, ≤ 40 megapixels, ≥ 120 px a side)',
+          consumes: ['multipart/form-data'],
+          response: { 200: BodyEnvelope(Account) },
+        },
+        preHandler: authenticate,
+      },
+      async (request) => {
+        const viewer = requireVerifiedEmail(request);
+        if (!request.isMultipart()) throw new AppError('unsupported-media-type');
+        const file = await request.file();
+        if (file === undefined || file.fieldname !== 'file') throw errors.invalidRequest({ location: 'body', field: 'file', reason: 'required' });
+        const data = await file.toBuffer();
+        try {
+          return withBody(await service.setAvatar(viewer.id, data));
+        } catch (error) {
+          if (error instanceof AvatarUploadError) throw new AppError(error.problem);
+          throw error;
+        }
+      },
+    );
+  });
+
+  app.get(
+    '/api/users/:id',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A profile by username or id, with the viewer’s relation; user-not-found for someone who blocked the viewer',
+        params: UserIdParams,
+        response: { 200: BodyEnvelope(ViewedProfile) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.viewedProfile(request.params.id, viewerOf(request).id)),
   );
 
   app.get(
@@ -85,4 +177,6 @@ export function registerUserRoutes(app: App, ctx: AppContext): void {
       return (await service.isEmailTaken(email)) ? failure('email-taken') : ok;
     },
   );
+
+  return service;
 }

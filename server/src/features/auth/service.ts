@@ -1,0 +1,432 @@
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { actionTokens, embedOrigins, loginAttempts, refreshTokens, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import { mailerOf } from '../../mail';
+import { isValidEmail } from '../settings/domain';
+import { issueAccessToken } from './guard';
+import {
+  actionTokenMs,
+  loginLimits,
+  normalizeEmail,
+  originOf,
+  passwordHashOptions,
+  passwordLength,
+  randomToken,
+  refreshTokenMs,
+  resendWindowMs,
+  tokenHash,
+  usernameBase,
+  usernameCandidates,
+  type ActionPurpose,
+} from './domain';
+
+export function hashPassword(password: string): Promise<string> {
+  return argonHash(password, passwordHashOptions);
+}
+
+// Spent on logins for unknown e-mails so they take as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+/** argon2's verify compares in constant time; a malformed stored hash counts as a mismatch. */
+async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+  if (stored === null) {
+    dummyHash ??= hashPassword(randomToken());
+    await argonVerify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return argonVerify(stored, password).catch(() => false);
+}
+
+function checkPassword(password: string): void {
+  if (password.length < passwordLength.min || password.length > passwordLength.max) throw new AppError('weak-password');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  // Drivers and drizzle wrap the database's error; its SQLSTATE sits somewhere down the causes.
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  username?: string;
+  language?: string;
+  verified?: boolean;
+  level?: number;
+  seller?: boolean;
+}
+
+/**
+ * Creates an account with a hashed password. Without a username one is derived from the
+ * e-mail (SPEC §5 signup): the local part, then with a number until a free one is found.
+ */
+export async function createAccount(ctx: AppContext, input: NewAccount): Promise<{ id: number; username: string; email: string }> {
+  const email = input.email.trim();
+  if (!isValidEmail(email)) throw new AppError('invalid-email');
+  checkPassword(input.password);
+  const [taken] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
+    .limit(1);
+  if (taken !== undefined) throw new AppError('email-taken', { statusCode: -2 });
+  const passwordHash = await hashPassword(input.password);
+  const candidates = input.username === undefined ? usernameCandidates(usernameBase(email)) : [input.username];
+  const language = input.language?.toLowerCase().startsWith('cs') ? 'cs' : 'en';
+  for (const username of candidates) {
+    try {
+      const [row] = await ctx.db
+        .insert(users)
+        .values({
+          username,
+          displayName: username,
+          email,
+          passwordHash,
+          emailVerified: input.verified ?? false,
+          level: input.level ?? 0,
+          isSeller: input.seller ?? false,
+          appLanguage: language,
+        })
+        .returning({ id: users.id });
+      if (row !== undefined) return { id: row.id, username, email };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Someone registered the same e-mail a moment ago, or the name is taken: try the next name.
+      const [again] = await ctx.db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
+        .limit(1);
+      if (again !== undefined) throw new AppError('email-taken', { statusCode: -2 });
+    }
+  }
+  throw new AppError('username-taken', { statusCode: -5 });
+}
+
+/** POST /papi/signup: the account plus its verification mail. */
+export async function signup(ctx: AppContext, input: { email: string; password: string; language?: string }): Promise<{ id: number }> {
+  const account = await createAccount(ctx, { email: input.email, password: input.password, language: input.language });
+  await sendVerificationMail(ctx, account.id);
+  return { id: account.id };
+}
+
+// ---- one-time tokens ----
+
+async function createActionToken(ctx: AppContext, userId: number, purpose: ActionPurpose, payload?: Record<string, unknown>): Promise<string> {
+  const token = randomToken();
+  await ctx.db.insert(actionTokens).values({
+    userId,
+    purpose,
+    tokenHash: tokenHash(token),
+    payload: payload ?? null,
+    expiresAt: new Date(Date.now() + actionTokenMs[purpose]),
+  });
+  return token;
+}
+
+/**
+ * Marks the token used and answers its row, in one statement so two requests racing with the
+ * same token cannot both win. Null when it is unknown, used, expired or for another purpose.
+ */
+async function consumeActionToken(ctx: AppContext, token: string, purposes: readonly ActionPurpose[]) {
+  const [row] = await ctx.db
+    .update(actionTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(actionTokens.tokenHash, tokenHash(token)),
+        inArray(actionTokens.purpose, [...purposes]),
+        isNull(actionTokens.usedAt),
+        gt(actionTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: actionTokens.userId, purpose: actionTokens.purpose, payload: actionTokens.payload });
+  return row ?? null;
+}
+
+async function mailTarget(ctx: AppContext, userId: number) {
+  const [user] = await ctx.db
+    .select({ email: users.email, displayName: users.displayName, appLanguage: users.appLanguage, emailVerified: users.emailVerified })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .limit(1);
+  return user ?? null;
+}
+
+async function sendVerificationMail(ctx: AppContext, userId: number): Promise<void> {
+  const user = await mailTarget(ctx, userId);
+  if (user === null || user.email === null) return;
+  const token = await createActionToken(ctx, userId, 'verify-email');
+  await mailerOf(ctx).send({
+    to: user.email,
+    template: 'verify-email',
+    language: user.appLanguage,
+    values: { name: user.displayName, link: `${ctx.config.publicUrl}/action/${token}` },
+  });
+}
+
+/** POST /api/users/resend-verification: one resend a day. */
+export async function resendVerification(ctx: AppContext, userId: number): Promise<void> {
+  const user = await mailTarget(ctx, userId);
+  if (user === null) throw new AppError('unauthorized');
+  if (user.emailVerified) throw new AppError('already-verified');
+  const sent = await ctx.db
+    .select({ createdAt: actionTokens.createdAt })
+    .from(actionTokens)
+    .where(and(eq(actionTokens.userId, userId), eq(actionTokens.purpose, 'verify-email')))
+    .orderBy(asc(actionTokens.createdAt), asc(actionTokens.id));
+  // The first mail is the signup's; every later one was a resend.
+  const since = Date.now() - resendWindowMs;
+  if (sent.slice(1).some((mail) => mail.createdAt.getTime() > since)) throw new AppError('too-many-requests');
+  await sendVerificationMail(ctx, userId);
+}
+
+/** POST /papi/action/jwt: what a mailed `/action/{hash}` link does. */
+export async function confirmAction(ctx: AppContext, token: string): Promise<{ action: string }> {
+  const row = await consumeActionToken(ctx, token, ['verify-email']);
+  if (row === null) throw new AppError('link-expired');
+  await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, row.userId));
+  return { action: 'verify-email' };
+}
+
+/** POST /papi/login/reset {email}: mails a link when the account exists, and says nothing either way. */
+export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, displayName: users.displayName, appLanguage: users.appLanguage })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, isNull(users.deletedAt), isNull(users.bannedAt)))
+    .limit(1);
+  if (user === undefined || user.email === null) return;
+  const token = await createActionToken(ctx, user.id, 'reset-password');
+  await mailerOf(ctx).send({
+    to: user.email,
+    template: 'reset-password',
+    language: user.appLanguage,
+    values: { name: user.displayName, link: `${ctx.config.publicUrl}/reset-password/${token}` },
+  });
+}
+
+/** POST /papi/login/reset {hash, password}: the new password, and every session ends. */
+export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
+  checkPassword(password);
+  const row = await consumeActionToken(ctx, token, ['reset-password']);
+  if (row === null) throw new AppError('link-expired');
+  const passwordHash = await hashPassword(password);
+  // The link reached the mailbox, so the address is proven as well.
+  await ctx.db.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, row.userId));
+  await revokeSessions(ctx, row.userId);
+}
+
+// ---- sessions ----
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  familyId: string;
+}
+
+async function issueRefreshToken(ctx: AppContext, userId: number, familyId: string, userAgent: string | undefined): Promise<string> {
+  const token = randomToken();
+  await ctx.db.insert(refreshTokens).values({
+    userId,
+    familyId,
+    tokenHash: tokenHash(token),
+    expiresAt: new Date(Date.now() + refreshTokenMs),
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  });
+  return token;
+}
+
+export async function startSession(ctx: AppContext, userId: number, userAgent?: string): Promise<Session> {
+  const familyId = randomUUID();
+  const refreshToken = await issueRefreshToken(ctx, userId, familyId, userAgent);
+  return { accessToken: await issueAccessToken(ctx, userId, familyId), refreshToken, familyId };
+}
+
+/** Counts attempts in the database so every node of a cluster applies the same limits. */
+async function checkLoginLimits(ctx: AppContext, userId: number | null, address: string): Promise<void> {
+  const since = new Date(Date.now() - loginLimits.windowMs);
+  const [byAddress] = await ctx.db
+    .select({ n: count() })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.address, address), gt(loginAttempts.createdAt, since)));
+  if ((byAddress?.n ?? 0) >= loginLimits.attemptsPerAddress) throw new AppError('too-many-requests');
+  if (userId === null) return;
+  const [byAccount] = await ctx.db
+    .select({ n: count() })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.userId, userId), eq(loginAttempts.succeeded, false), gt(loginAttempts.createdAt, since)));
+  if ((byAccount?.n ?? 0) >= loginLimits.failuresPerAccount) throw new AppError('too-many-requests');
+}
+
+/** POST /papi/login: checks the limits, then the password, and records the attempt. */
+export async function login(
+  ctx: AppContext,
+  input: { email: string; password: string; address: string; userAgent?: string },
+): Promise<Session> {
+  const [user] = await ctx.db
+    .select({ id: users.id, passwordHash: users.passwordHash, bannedAt: users.bannedAt })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(input.email)}`, isNull(users.deletedAt)))
+    .limit(1);
+  await checkLoginLimits(ctx, user?.id ?? null, input.address);
+  const matches = await verifyPassword(user?.passwordHash ?? null, input.password);
+  await ctx.db.insert(loginAttempts).values({ userId: user?.id ?? null, address: input.address, succeeded: matches });
+  if (user === undefined || !matches) throw new AppError('invalid-credentials');
+  // Only someone who knows the password learns that the account is blocked.
+  if (user.bannedAt !== null) throw new AppError('banned');
+  return startSession(ctx, user.id, input.userAgent);
+}
+
+const refreshFailed = () => new AppError('refresh-token-failed');
+
+/**
+ * Rotates a refresh token: the presented one is marked used and a new one of the same family
+ * answers. A used token presented again means two parties hold it — one of them a thief — so
+ * the whole family is revoked and both have to log in again.
+ */
+export async function refreshSession(ctx: AppContext, token: string, userAgent?: string): Promise<Session> {
+  const now = new Date();
+  const [claimed] = await ctx.db
+    .update(refreshTokens)
+    .set({ usedAt: now })
+    .where(and(eq(refreshTokens.tokenHash, tokenHash(token)), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+  if (claimed === undefined) {
+    const [known] = await ctx.db
+      .select({ familyId: refreshTokens.familyId, usedAt: refreshTokens.usedAt })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, tokenHash(token)))
+      .limit(1);
+    if (known?.usedAt != null) await revokeFamily(ctx, known.familyId);
+    throw refreshFailed();
+  }
+  const [user] = await ctx.db
+    .select({ bannedAt: users.bannedAt, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, claimed.userId))
+    .limit(1);
+  if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) {
+    await revokeFamily(ctx, claimed.familyId);
+    throw refreshFailed();
+  }
+  const refreshToken = await issueRefreshToken(ctx, claimed.userId, claimed.familyId, userAgent);
+  return { accessToken: await issueAccessToken(ctx, claimed.userId, claimed.familyId), refreshToken, familyId: claimed.familyId };
+}
+
+async function revokeFamily(ctx: AppContext, familyId: string): Promise<void> {
+  await ctx.db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Logout: the family of the presented token ends. Unknown tokens are no error (already out). */
+export async function logout(ctx: AppContext, token: string): Promise<void> {
+  const [row] = await ctx.db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash(token)))
+    .limit(1);
+  if (row !== undefined) await revokeFamily(ctx, row.familyId);
+}
+
+/**
+ * Ends every session of the user: access tokens issued until now stop working and every
+ * refresh family but `keepFamilyId` (the session that changed the password) is revoked.
+ */
+export async function revokeSessions(ctx: AppContext, userId: number, keepFamilyId?: string): Promise<void> {
+  const now = new Date();
+  await ctx.db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        keepFamilyId === undefined ? undefined : sql`${refreshTokens.familyId} <> ${keepFamilyId}`,
+      ),
+    );
+  // The kept session's access token ends too; its client refreshes once and carries on.
+  await ctx.db.update(users).set({ tokensValidAfter: now }).where(eq(users.id, userId));
+}
+
+/**
+ * A password change (PUT /api/users/me): checks the current password and revokes every other
+ * session. `keepFamilyId` is the refresh family of the session making the change (from
+ * `sessionFamilyOf(request)`, null for clients without one); every access token issued so far
+ * stops working, so that session refreshes once.
+ */
+export async function changePassword(ctx: AppContext, userId: number, current: string, next: string, keepFamilyId?: string | null): Promise<void> {
+  checkPassword(next);
+  const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  if (user === undefined) throw new AppError('unauthorized');
+  if (!(await verifyPassword(user.passwordHash, current))) throw new AppError('wrong-password');
+  await ctx.db.update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));
+  await revokeSessions(ctx, userId, keepFamilyId ?? undefined);
+}
+
+/** SPEC §6: an admin blocks an account; it is logged out everywhere and cannot log in. */
+export async function banUser(ctx: AppContext, userId: number): Promise<void> {
+  const [row] = await ctx.db
+    .update(users)
+    .set({ bannedAt: new Date() })
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .returning({ id: users.id });
+  if (row === undefined) throw new AppError('user-not-found');
+  await revokeSessions(ctx, userId);
+}
+
+// ---- embed sign-in ----
+
+/** A page may host the sign-in when a creator listed its origin, or it is the platform itself. */
+export async function isAllowedEmbedOrigin(ctx: AppContext, origin: string): Promise<boolean> {
+  const normalized = originOf(origin);
+  if (normalized === null || normalized !== origin) return false;
+  if (originOf(ctx.config.publicUrl) === normalized) return true;
+  const [row] = await ctx.db.select({ userId: embedOrigins.userId }).from(embedOrigins).where(eq(embedOrigins.origin, normalized)).limit(1);
+  return row !== undefined;
+}
+
+/** POST /api/embed/code: a one-time code for the widget on `origin`. */
+export async function issueEmbedCode(ctx: AppContext, userId: number, origin: string): Promise<string> {
+  if (!(await isAllowedEmbedOrigin(ctx, origin))) throw new AppError('forbidden');
+  return createActionToken(ctx, userId, 'embed-login', { origin });
+}
+
+/** POST /papi/embed/exchange: the code, on the origin it was issued for, becomes a session. */
+export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: string, userAgent?: string): Promise<Session> {
+  const row = await consumeActionToken(ctx, code, ['embed-login']);
+  if (row === null || row.payload?.origin !== origin) throw new AppError('invalid-code');
+  const [user] = await ctx.db
+    .select({ bannedAt: users.bannedAt, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, row.userId))
+    .limit(1);
+  if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw new AppError('invalid-code');
+  return startSession(ctx, row.userId, userAgent);
+}
+
+// ---- housekeeping ----
+
+/** Rows kept a day past their use, for looking into abuse, then deleted. */
+const keepAfterUseMs = 24 * 60 * 60_000;
+
+/**
+ * Deletes login attempts older than the limits look at (plus a day), and refresh and action
+ * tokens a day past their expiry, so the tables stay the size of the active sessions.
+ */
+export async function pruneExpired(ctx: AppContext, now = Date.now()): Promise<void> {
+  const before = new Date(now - keepAfterUseMs);
+  await ctx.db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now - loginLimits.windowMs - keepAfterUseMs)));
+  await ctx.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, before));
+  await ctx.db.delete(actionTokens).where(lt(actionTokens.expiresAt, before));
+}

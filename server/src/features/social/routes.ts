@@ -1,0 +1,95 @@
+import { Type } from 'typebox';
+import { RelationsQuery, UserRefBody, ViewedProfile } from '../../../../lib/contract/account';
+import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
+import { ProfileList } from '../../../../lib/contract/users';
+import type { App, AppContext } from '../../context';
+import { errors } from '../../errors';
+import { ok, withBody } from '../../http/envelope';
+import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import type { UserService } from '../users/service';
+import { createSocialService } from './service';
+
+export function registerSocialRoutes(app: App, ctx: AppContext, users: UserService): void {
+  const service = createSocialService(ctx, users);
+  const action = (summary: string) => ({
+    schema: { tags: ['social'], summary, body: UserRefBody, response: { 200: OkEnvelope } },
+    preHandler: authenticate,
+  });
+
+  app.post('/api/users/follow', action('Follow a user (verified e-mail needed); following twice is one follow'), async (request) => {
+    const viewer = requireVerifiedEmail(request);
+    await service.follow(viewer.id, request.body.id);
+    return ok;
+  });
+
+  app.delete('/api/users/follow', action('Stop following a user'), async (request) => {
+    await service.unfollow(viewerOf(request).id, request.body.id);
+    return ok;
+  });
+
+  app.post('/api/users/block', action('Block a user: both stop following each other and vanish from each other'), async (request) => {
+    await service.block(viewerOf(request).id, request.body.id);
+    return ok;
+  });
+
+  app.delete('/api/users/block', action('Unblock a user'), async (request) => {
+    await service.unblock(viewerOf(request).id, request.body.id);
+    return ok;
+  });
+
+  app.post('/api/users/hide', action('Hide a user from the viewer’s suggestions and timelines'), async (request) => {
+    await service.hide(viewerOf(request).id, request.body.id);
+    return ok;
+  });
+
+  app.get(
+    '/api/users/relations',
+    {
+      schema: {
+        tags: ['social'],
+        summary: 'People I (or `userId`) follow (1), followers (2), or people I blocked (-1), 30 a page, filtered by `q`',
+        querystring: RelationsQuery,
+        response: { 200: BodyEnvelope(Type.Array(ViewedProfile)) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { query } = request;
+      const rows = await service.relations({
+        ownerId: query.userId ?? viewer.id,
+        kind: query.relationType,
+        offset: query.offset ?? 0,
+        q: query.q,
+        viewerId: viewer.id,
+      });
+      return withBody(await service.viewedProfiles(rows, viewer.id));
+    },
+  );
+
+  app.get(
+    '/papi/users/relations',
+    {
+      schema: {
+        tags: ['social'],
+        summary: 'Whom `userId` follows (1) or who follows them (2), 30 a page, filtered by `q`',
+        querystring: RelationsQuery,
+        response: { 200: BodyEnvelope(ProfileList) },
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) => {
+      const { query } = request;
+      if (query.userId === undefined) throw errors.invalidRequest({ location: 'querystring', field: 'userId', reason: 'required' });
+      const rows = await service.relations({
+        ownerId: query.userId,
+        kind: query.relationType,
+        offset: query.offset ?? 0,
+        q: query.q,
+        // The blocked list is never public, even for its owner with a token on /papi.
+        viewerId: query.relationType === -1 ? null : (request.viewer?.id ?? null),
+      });
+      return withBody(service.publicProfiles(rows));
+    },
+  );
+}
