@@ -9,6 +9,7 @@ import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
 import { DiskStorage, type MediaStorage } from './media/storage';
 import { API_VERSION, registerHttpConventions } from './http/hooks';
+import { createOriginPolicy } from './http/origins';
 import { registerSettingsRoutes } from './features/settings/routes';
 import { ensureGiftCatalogue } from './features/gifts/service';
 import { registerGiftRoutes } from './features/gifts/routes';
@@ -111,25 +112,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  // The widgets call /papi from partners' pages with credentials, so the origin is
-  // reflected there; every other path keeps the browser's same-origin default.
+  // Widgets call the API from partners' pages. Only origins the platform knows get CORS
+  // headers: its own, CORS_ORIGINS, and the origins creators listed for their widgets;
+  // the browser keeps every other page out. Static paths keep the same-origin default.
+  const originPolicy = createOriginPolicy(ctx);
+  const apiCors = {
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language'],
+    exposedHeaders: ['Apiversion', 'Language'],
+    maxAge: 600,
+  };
   await app.register(cors, {
     hideOptionsRoute: true,
     delegator: (request, callback) => {
       const url = request.url ?? '';
+      const origin = request.headers.origin;
       const api = url.startsWith('/papi/') || url.startsWith('/api/');
-      callback(
-        null,
-        api
-          ? {
-              origin: true,
-              credentials: true,
-              methods: ['GET', 'POST', 'PUT', 'DELETE'],
-              allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language'],
-              exposedHeaders: ['Apiversion', 'Language'],
-              maxAge: 600,
-            }
-          : { origin: false },
+      if (!api || origin === undefined) {
+        callback(null, { origin: false });
+        return;
+      }
+      originPolicy.isAllowed(origin).then(
+        (allowed) => callback(null, allowed ? { ...apiCors, origin } : { origin: false }),
+        (error: Error) => callback(error),
       );
     },
   });

@@ -40,6 +40,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The sender of every mail, e.g. `Fanstage <no-reply@fanstage.example>`. */
   mailFrom: string;
+  /**
+   * Origins of partner sites allowed to call the API from the browser besides the platform
+   * itself and the origins creators list for their widgets (CORS_ORIGINS, comma-separated).
+   */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -80,6 +85,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}").`);
   }
+  const corsOrigins = (nonEmpty(env.CORS_ORIGINS) ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS must list origins such as https://partner.example, without paths (got "${origin}").`);
+    }
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -95,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     smtpUrl,
     mailFrom: nonEmpty(env.MAIL_FROM) ?? `Fanstage <no-reply@${new URL(publicUrl).hostname}>`,
+    corsOrigins,
   };
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
+import { createAccount } from '../support/accounts';
 import { ErrorKeys } from '../../lib/contract/errors';
 
 let server: TestServer;
@@ -268,8 +269,17 @@ describe('headers', () => {
     expect(failure.headers.language).toBe('cs');
   });
 
-  it('lets pages on other origins call /papi with credentials and read the headers', async () => {
+  it('lets pages on origins a creator listed call the API with credentials and read the headers', async () => {
     const origin = 'https://partner.example';
+    const creator = await createAccount(app, { seller: true });
+    const listed = await app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${creator.accessToken}` },
+      payload: { embedOrigins: [origin] },
+    });
+    expect(listed.json().statusCode).toBe(2);
+
     const response = await app.inject({ method: 'GET', url: '/papi/users/lucy.rivers', headers: { origin } });
     expect(response.headers['access-control-allow-origin']).toBe(origin);
     expect(response.headers['access-control-allow-credentials']).toBe('true');
@@ -283,6 +293,28 @@ describe('headers', () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(origin);
     expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('apiversion');
+  });
+
+  it('gives pages on origins nobody listed no CORS headers, so browsers keep them out', async () => {
+    const response = await app.inject({ method: 'GET', url: '/papi/users/lucy.rivers', headers: { origin: 'https://stranger.example' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it('allows the partner origins of CORS_ORIGINS and the platform origin', async () => {
+    const config = app.fanstage.config;
+    const partner = 'https://shop.partner.example';
+    config.corsOrigins.push(partner);
+    try {
+      const fromPartner = await app.inject({ method: 'GET', url: '/papi/settings', headers: { origin: partner } });
+      expect(fromPartner.headers['access-control-allow-origin']).toBe(partner);
+    } finally {
+      config.corsOrigins.pop();
+    }
+    const own = new URL(config.publicUrl).origin;
+    const fromPlatform = await app.inject({ method: 'GET', url: '/papi/settings', headers: { origin: own } });
+    expect(fromPlatform.headers['access-control-allow-origin']).toBe(own);
   });
 });
 

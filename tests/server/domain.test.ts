@@ -57,6 +57,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['JWT_SECRET', 'short', /JWT_SECRET must be 32 characters/],
     ['SMTP_URL', 'mail.example', /SMTP_URL must start with smtp/],
+    ['CORS_ORIGINS', 'https://ok.example,https://bad.example/path', /CORS_ORIGINS must list origins/],
   ])('refuses %s=%s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
