@@ -23,6 +23,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What the client needs from a session to call `/api`: the access token to send, and a way
+ * to get a new one when the server answers 401. The session store installs itself here.
+ */
+export interface ClientAuthenticator {
+  /** The access token to send as `Authorization: Bearer`, or null when logged out. */
+  accessToken(): string | null;
+  /**
+   * Called once per 401 with the token that call sent. Resolves true when a (new) token is
+   * ready and the call is worth repeating; concurrent callers share one refresh.
+   */
+  onUnauthorized(sentToken: string | null): Promise<boolean>;
+}
+
 export interface FanstageClient {
   readonly baseUrl: string;
   readonly language: ReadonlySignal<LanguageIso>;
@@ -33,6 +47,8 @@ export interface FanstageClient {
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>;
   /** An absolute address on the API's origin, for links and media. */
   url(path: string): string;
+  /** Installs (or with null removes) the session that authorizes `/api` calls. */
+  setAuthenticator(authenticator: ClientAuthenticator | null): void;
 }
 
 export const API_VERSION = '1.0';
@@ -42,17 +58,37 @@ export function createClient(options: ClientOptions): FanstageClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const language = signal<LanguageIso>(options.language ?? 'en');
   const timeout = options.timeout ?? DEFAULT_TIMEOUT;
-  const $fetch: $Fetch = ofetch.create({
-    baseURL: baseUrl || undefined,
-    credentials: 'include',
-    // The timeout is ours (see `request`): ofetch drops its own whenever a caller passes a signal.
-    retry: 0,
-    // The envelope carries the outcome; HTTP errors are read, not thrown.
-    ignoreResponseError: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const $fetch: $Fetch = ofetch.create(
+    {
+      baseURL: baseUrl || undefined,
+      credentials: 'include',
+      // The timeout is ours (see `request`): ofetch drops its own whenever a caller passes a signal.
+      retry: 0,
+      // The envelope carries the outcome; HTTP errors are read, not thrown.
+      ignoreResponseError: true,
+    },
+    // ofetch takes its fetch from the global options (the second argument), not the defaults.
+    options.fetch ? { fetch: options.fetch } : {},
+  );
+
+  let authenticator: ClientAuthenticator | null = null;
 
   async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+    // Only the logged-in API carries the token: /papi answers the same to everyone.
+    if (!authenticator || !/^\/?api(\/|$|\?)/.test(path)) return send<T>(method, path, opts, null);
+    const sentToken = authenticator.accessToken();
+    try {
+      return await send<T>(method, path, opts, sentToken);
+    } catch (error) {
+      // A 401 means the token expired or was revoked: one refresh and one more try, never a
+      // loop. When the refresh fails the session logs out and the caller gets the 401.
+      if (!(error instanceof SdkError) || error.httpStatus !== 401 || !authenticator) throw error;
+      if (!(await authenticator.onUnauthorized(sentToken))) throw error;
+      return send<T>(method, path, opts, authenticator.accessToken());
+    }
+  }
+
+  async function send<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions, token: string | null): Promise<T> {
     // One controller aborts on the timeout or when the caller aborts, whichever comes first,
     // and remembers which, so a timeout is retryable and a cancellation is not.
     const controller = new AbortController();
@@ -71,7 +107,11 @@ export function createClient(options: ClientOptions): FanstageClient {
         query: opts.query ? dropUndefined(opts.query) : undefined,
         body: opts.body as Record<string, unknown> | undefined,
         signal: controller.signal,
-        headers: { Apiversion: API_VERSION, Language: language.value },
+        headers: {
+          Apiversion: API_VERSION,
+          Language: language.value,
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
         responseType: 'json',
       });
     } catch (error) {
@@ -110,6 +150,9 @@ export function createClient(options: ClientOptions): FanstageClient {
     get: (path, query, rest) => request('GET', path, { ...rest, query }),
     post: (path, body, rest) => request('POST', path, { ...rest, body }),
     url: (path) => `${baseUrl}${path.startsWith('/') ? '' : '/'}${path}`,
+    setAuthenticator(next) {
+      authenticator = next;
+    },
   };
 }
 

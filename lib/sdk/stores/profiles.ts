@@ -1,20 +1,31 @@
 import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
-import type { PublicProfile } from '../../contract';
+import type { PublicProfile, ViewedProfile } from '../../contract';
 import type { FanstageClient } from '../client';
-import { publicApi } from '../api';
+import { publicApi, socialApi } from '../api';
 import { SdkError } from '../errors';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
+/** The viewer's relation to a profile; present only when it was loaded by a logged-in viewer. */
+export type ViewerRelation = Pick<ViewedProfile, 'isFollowed' | 'blockedStatus' | 'isMySubscriber' | 'isHidden'>;
+
+/** A profile as the store knows it: the public fields, plus the relation when logged in. */
+export type KnownProfile = PublicProfile & Partial<ViewerRelation>;
+
+export interface ProfileStoreOptions {
+  /** Whether a viewer is logged in: then profiles load with the viewer's relation (`/api`). */
+  isLoggedIn?: () => boolean;
+}
+
 export interface ProfileEntry {
   readonly status: ReadonlySignal<LoadStatus>;
-  readonly profile: ReadonlySignal<PublicProfile | null>;
+  readonly profile: ReadonlySignal<KnownProfile | null>;
   readonly error: ReadonlySignal<SdkError | null>;
 }
 
 interface MutableEntry {
   status: Signal<LoadStatus>;
-  profile: Signal<PublicProfile | null>;
+  profile: Signal<KnownProfile | null>;
   error: Signal<SdkError | null>;
   pending: Promise<void> | null;
 }
@@ -23,14 +34,15 @@ interface MutableEntry {
  * Profiles by username or id, shared by every component of one client: two cards of the
  * same creator make one request and show the same state.
  */
-export function createProfileStore(client: FanstageClient) {
+export function createProfileStore(client: FanstageClient, options: ProfileStoreOptions = {}) {
   const api = publicApi(client);
+  const social = socialApi(client);
   const entries = new Map<string, MutableEntry>();
 
   function entryFor(key: string): MutableEntry {
     let entry = entries.get(key);
     if (!entry) {
-      entry = { status: signal<LoadStatus>('idle'), profile: signal<PublicProfile | null>(null), error: signal<SdkError | null>(null), pending: null };
+      entry = { status: signal<LoadStatus>('idle'), profile: signal<KnownProfile | null>(null), error: signal<SdkError | null>(null), pending: null };
       entries.set(key, entry);
     }
     return entry;
@@ -49,7 +61,7 @@ export function createProfileStore(client: FanstageClient) {
   }
 
   /** Files a profile under both of its names: the same profile is reachable by id and by username. */
-  function store(profile: PublicProfile): void {
+  function store(profile: KnownProfile): void {
     batch(() => {
       for (const alias of [String(profile.id), profile.username.toLowerCase()]) {
         const entry = entryFor(alias);
@@ -64,8 +76,24 @@ export function createProfileStore(client: FanstageClient) {
    * Keeps profiles that arrived in a list (who-to-follow, search, ...), so the cards that show
    * them render at once instead of asking for each profile again.
    */
-  function remember(profiles: readonly PublicProfile[]): void {
+  function remember(profiles: readonly KnownProfile[]): void {
     for (const profile of profiles) store(profile);
+  }
+
+  /**
+   * Changes a known profile wherever it is filed (by id and by username), e.g. a follow that
+   * the server has not confirmed yet. Returns false when no loaded profile has that id.
+   */
+  function patch(id: number, change: (profile: KnownProfile) => KnownProfile): boolean {
+    const current = entries.get(String(id))?.profile.peek();
+    if (!current) return false;
+    store(change(current));
+    return true;
+  }
+
+  /** The loaded profile with this id, if any. */
+  function peek(id: number): KnownProfile | null {
+    return entries.get(String(id))?.profile.peek() ?? null;
   }
 
   /** (Re)loads a profile; concurrent calls share one request. */
@@ -75,8 +103,8 @@ export function createProfileStore(client: FanstageClient) {
     if (entry.pending) return entry.pending;
     entry.status.value = 'loading';
     entry.error.value = null;
-    entry.pending = api
-      .user(key)
+    const request: Promise<KnownProfile> = options.isLoggedIn?.() ? social.viewedUser(key) : api.user(key);
+    entry.pending = request
       .then(
         (profile) => {
           store(profile);
@@ -94,7 +122,7 @@ export function createProfileStore(client: FanstageClient) {
     return entry.pending;
   }
 
-  return { get, load, remember };
+  return { get, load, remember, patch, peek };
 }
 
 export type ProfileStore = ReturnType<typeof createProfileStore>;
