@@ -5,7 +5,8 @@ import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { ProfileCard } from '../lib/ui/ProfileCard';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import profileCardCss from '../lib/ui/ProfileCard/ProfileCard.module.css?inline';
-import { fanstageFor, profileHref, resolveApiBase, resolveLanguage } from './shared';
+import followButtonCss from '../lib/ui/FollowButton/FollowButton.module.css?inline';
+import { fanstageFor, profileHref, resolveApiBase, resolveLanguage, signInFor } from './shared';
 
 export const profileCardTag = 'fanstage-profile-card';
 
@@ -14,6 +15,8 @@ export interface ProfileCardElementProps {
   user?: string;
   apiBase?: string;
   language?: string;
+  /** `"false"` hides the follow button; shown otherwise. */
+  follow?: string;
 }
 
 /**
@@ -21,17 +24,27 @@ export interface ProfileCardElementProps {
  * the widget's cannot leak out. Custom properties do inherit through the shadow boundary,
  * which is what makes `--fs-*` theming from the host page work.
  */
-const css = `${tokensCss}\n${profileCardCss}`;
+const css = `${tokensCss}\n${profileCardCss}\n${followButtonCss}`;
 
-function ProfileCardWidget({ user, apiBase, language }: ProfileCardElementProps) {
+function ProfileCardWidget({ user, apiBase, language, follow }: ProfileCardElementProps) {
   const base = resolveApiBase(apiBase);
   const lang = resolveLanguage(language);
   const username = user?.trim() ?? '';
+  const fanstage = fanstageFor(base, lang);
+  const showFollow = follow?.trim().toLowerCase() !== 'false';
   return createElement(
     FanstageProvider,
-    { fanstage: fanstageFor(base, lang), language: lang },
+    { fanstage, language: lang },
     createElement('style', null, css),
-    username ? createElement(ProfileCard, { username, href: profileHref(base, username) }) : createElement(MissingUser),
+    username
+      ? createElement(ProfileCard, {
+          username,
+          href: profileHref(base, username),
+          follow: showFollow,
+          // A visitor signs in through the platform's popup; the follow then goes ahead.
+          onLoginRequired: () => signInFor(base, fanstage),
+        })
+      : createElement(MissingUser),
   );
 }
 
@@ -50,7 +63,7 @@ let elementClass: CustomElementConstructor | undefined;
 export function profileCardElement(): CustomElementConstructor {
   elementClass ??= r2wc(ProfileCardWidget, {
     shadow: 'open',
-    props: { user: 'string', apiBase: 'string', language: 'string' },
+    props: { user: 'string', apiBase: 'string', language: 'string', follow: 'string' },
   });
   return elementClass;
 }

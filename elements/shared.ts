@@ -1,4 +1,4 @@
-import { createFanstage, type Fanstage } from '../lib/sdk';
+import { createFanstage, signInWithPopup, type Fanstage, type TokenStorage } from '../lib/sdk';
 import { defaultLanguage, pickLanguage, type LanguageIso } from '../lib/i18n';
 
 /**
@@ -24,18 +24,48 @@ function normaliseBase(value: string): string {
 
 /**
  * One Fanstage object per API on a page: ten cards of the same platform make one settings
- * request and share every profile they have in common. The client's `Language` header is that
- * of the first element; each element still renders in its own language.
+ * request, share every profile they have in common, and share one session, so a fan who signs
+ * in from one card is signed in on all of them. The client's `Language` header is that of the
+ * first element; each element still renders in its own language.
+ *
+ * The session keeps its refresh token in the body, in memory and in this page's
+ * sessionStorage: a partner page is another site than the platform, where the platform's
+ * cookies are third-party cookies, which browsers block.
  */
 const shared = new Map<string, Fanstage>();
 
 export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
   let fanstage = shared.get(apiBase);
   if (!fanstage) {
-    fanstage = createFanstage({ baseUrl: apiBase, language });
+    const storage = pageSessionStorage();
+    fanstage = createFanstage({
+      baseUrl: apiBase,
+      language,
+      session: { mode: 'body', storageKey: `fanstage.refreshToken ${apiBase || 'self'}`, ...(storage ? { storage } : {}) },
+    });
     shared.set(apiBase, fanstage);
+    // A fan who signed in before a reload of this tab is still signed in.
+    void fanstage.session.restore();
   }
   return fanstage;
+}
+
+function pageSessionStorage(): TokenStorage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    // Storage the browser forbids (a sandboxed frame): the session lasts as long as the page.
+    return undefined;
+  }
+}
+
+/**
+ * Signs a fan in through the platform's popup (see `signInWithPopup`), for elements talking
+ * to `apiBase`. Resolves whether the fan signed in.
+ */
+export function signInFor(apiBase: string, fanstage: Fanstage): Promise<boolean> {
+  const platformOrigin = originOf(apiBase) || window.location.origin;
+  return signInWithPopup(fanstage, { platformOrigin });
 }
 
 /** The `language` attribute, else the page's `<html lang>`, else English. */

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
-import { rememberLocation } from './navigation';
+import { isLoginOnly, rememberLocation } from './navigation';
 import { lazyScreen } from './lazyScreen';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { Header } from './layout/Header';
@@ -10,6 +10,8 @@ import { BottomNav } from './layout/BottomNav';
 import { SideNav } from './layout/SideNav';
 import { Footer } from './layout/Footer';
 import { LoginPrompt } from './overlays/LoginPrompt';
+import { LogoutConfirm } from './overlays/LogoutConfirm';
+import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -18,19 +20,29 @@ const Home = lazyScreen(() => import('./routes/Home'));
 const Discover = lazyScreen(() => import('./routes/Discover'));
 const Profile = lazyScreen(() => import('./routes/Profile'));
 const NotFound = lazyScreen(() => import('./routes/NotFound'));
+const Settings = lazyScreen(() => import('./routes/Settings'));
+const SettingsEditProfile = lazyScreen(() => import('./routes/SettingsEditProfile'));
+const SettingsUploadAvatar = lazyScreen(() => import('./routes/SettingsUploadAvatar'));
+const SignUp = lazyScreen(() => import('./routes/SignUp'));
+const ForgotPassword = lazyScreen(() => import('./routes/ForgotPassword'));
+const ResetPassword = lazyScreen(() => import('./routes/ResetPassword'));
+const MailAction = lazyScreen(() => import('./routes/MailAction'));
 
 export function App() {
   const { t } = useTranslation();
   const { title } = useSite();
   const [location] = useLocation();
   useNavigationEffects(location);
+  useLoginGuard(location);
+  const terms = useTermsAgreed(location);
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
   }, [t, title]);
 
   return (
-    <div className={`fs-root site ${styles.shell}`}>
+    // Behind the agreement the page is only glimpsed: blurred, and inert while the modal is open.
+    <div className={`fs-root site ${styles.shell} ${terms.agreed ? '' : styles.blurred}`} data-testid="site-shell">
       <a className={styles.skipLink} href="#main">
         {t('app.skipToContent')}
       </a>
@@ -45,6 +57,13 @@ export function App() {
                 <Route path="/discover" component={Discover} />
                 <Route path="/404" component={NotFound} />
                 <Route path="/offline" component={Offline} />
+                <Route path="/sign-up" component={SignUp} />
+                <Route path="/sign-up/forgotpassword" component={ForgotPassword} />
+                <Route path="/reset-password/:hash">{(params) => <ResetPassword hash={params.hash} />}</Route>
+                <Route path="/action/:hash">{(params) => <MailAction hash={params.hash} />}</Route>
+                <Route path="/settings" component={Settings} />
+                <Route path="/settings/edit-profile" component={SettingsEditProfile} />
+                <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
                 <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
                 <Route component={NotFound} />
               </Switch>
@@ -55,6 +74,8 @@ export function App() {
       </div>
       <BottomNav />
       <LoginPrompt />
+      <LogoutConfirm />
+      {terms.agreed ? null : <AgeGate onAgreed={terms.markAgreed} />}
     </div>
   );
 }
@@ -66,6 +87,19 @@ function ScreenLoading() {
       {t('app.loading')}
     </p>
   );
+}
+
+/**
+ * SPEC §2: login-only routes send visitors to `/`. It waits for the start-up session check,
+ * so a logged-in user reloading such a route stays on it. Logged-in users on `/` belong on
+ * the Timeline, which does not exist yet; until it does, `/` is the public page for everyone.
+ */
+function useLoginGuard(location: string) {
+  const { loggedIn, sessionChecked } = useSite();
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    if (sessionChecked && !loggedIn && isLoginOnly(location)) navigate('/', { replace: true });
+  }, [sessionChecked, loggedIn, location, navigate]);
 }
 
 /**

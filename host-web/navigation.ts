@@ -52,3 +52,25 @@ export function rememberLocation(previous: string | null): void {
 export function getPreviousLocation(): string | null {
   return previousLocation;
 }
+
+/** SPEC §2: the routes marked "login"; a visitor who reaches one is sent to `/`. */
+const loginOnlyPrefixes = [
+  '/timeline',
+  '/who-to-follow',
+  '/new-post',
+  '/update-post',
+  '/chat-list',
+  '/chat',
+  '/notifications',
+  '/settings',
+  '/videocall',
+  '/partner-registration',
+  '/verify-request',
+  '/abuse-form',
+  '/terms-for-ag',
+];
+
+export function isLoginOnly(location: string): boolean {
+  const path = location.split('?')[0] ?? '';
+  return loginOnlyPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}

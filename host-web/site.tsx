@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
+import { useSignals } from '@preact/signals-react/runtime';
 import type { Fanstage } from '../lib/sdk';
 import type { LanguageIso } from '../lib/i18n';
 import { writeLanguageCookie } from './language';
@@ -8,8 +9,15 @@ interface SiteState {
   readonly fanstage: Fanstage;
   readonly language: LanguageIso;
   setLanguage(language: LanguageIso): void;
-  /** Nobody can log in yet; every screen asks this rather than assuming a visitor. */
+  /** Every screen asks this rather than assuming a visitor. */
   readonly loggedIn: boolean;
+  /** The own username once the account is loaded (the Profile tab leads there, SPEC §2). */
+  readonly username: string | null;
+  /** False until the start-up `session.restore()` has answered: guards wait for it. */
+  readonly sessionChecked: boolean;
+  readonly logoutConfirmOpen: boolean;
+  openLogoutConfirm(): void;
+  closeLogoutConfirm(): void;
   readonly loginPromptOpen: boolean;
   openLoginPrompt(): void;
   closeLoginPrompt(): void;
@@ -25,11 +33,38 @@ export interface PageTitle {
 
 const SiteContext = createContext<SiteState | null>(null);
 
-export function SiteProvider(props: { fanstage: Fanstage; i18n: I18n; initialLanguage: LanguageIso; children: ReactNode }) {
-  const { fanstage, i18n } = props;
+export function SiteProvider(props: {
+  fanstage: Fanstage;
+  i18n: I18n;
+  initialLanguage: LanguageIso;
+  /** The start-up session check (see main.tsx); the provider only waits for it. */
+  sessionReady: Promise<unknown>;
+  children: ReactNode;
+}) {
+  useSignals();
+  const { fanstage, i18n, sessionReady } = props;
   const [language, setLanguageState] = useState<LanguageIso>(props.initialLanguage);
   const [loginPromptOpen, setLoginPromptOpen] = useState(false);
+  const [logoutConfirmOpen, setLogoutConfirmOpen] = useState(false);
   const [title, setTitle] = useState<PageTitle | null>(null);
+  const [sessionChecked, setSessionChecked] = useState(false);
+  const loggedIn = fanstage.session.isLoggedIn.value;
+  const username = fanstage.session.account.value?.username ?? null;
+
+  useEffect(() => {
+    let live = true;
+    void sessionReady.finally(() => {
+      if (live) setSessionChecked(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [sessionReady]);
+
+  // A prompt meant for visitors has nothing left to say once its user is logged in.
+  useEffect(() => {
+    if (loggedIn) setLoginPromptOpen(false);
+  }, [loggedIn]);
 
   const setLanguage = useCallback(
     (next: LanguageIso) => {
@@ -38,6 +73,14 @@ export function SiteProvider(props: { fanstage: Fanstage; i18n: I18n; initialLan
       fanstage.client.setLanguage(next);
       void i18n.changeLanguage(next);
       setLanguageState(next);
+      // The account remembers it for mails and other devices; the page has already switched,
+      // so a failure here changes nothing the user sees.
+      if (fanstage.session.isLoggedIn.peek()) {
+        fanstage.account
+          .updateMe({ appLanguage: next })
+          .then((account) => fanstage.session.setAccount(account))
+          .catch(() => undefined);
+      }
     },
     [fanstage, i18n],
   );
@@ -51,14 +94,19 @@ export function SiteProvider(props: { fanstage: Fanstage; i18n: I18n; initialLan
       fanstage,
       language,
       setLanguage,
-      loggedIn: false,
+      loggedIn,
+      username,
+      sessionChecked,
+      logoutConfirmOpen,
+      openLogoutConfirm: () => setLogoutConfirmOpen(true),
+      closeLogoutConfirm: () => setLogoutConfirmOpen(false),
       loginPromptOpen,
       openLoginPrompt: () => setLoginPromptOpen(true),
       closeLoginPrompt: () => setLoginPromptOpen(false),
       title,
       setTitle,
     }),
-    [fanstage, language, setLanguage, loginPromptOpen, title],
+    [fanstage, language, setLanguage, loggedIn, username, sessionChecked, logoutConfirmOpen, loginPromptOpen, title],
   );
   return <SiteContext.Provider value={value}>{props.children}</SiteContext.Provider>;
 }

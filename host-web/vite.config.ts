@@ -16,6 +16,13 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    rollupOptions: {
+      // The widgets' sign-in popup, served at /embed/login: a page of its own, without the site's shell.
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        'embed-login': fileURLToPath(new URL('embed-login.html', import.meta.url)),
+      },
+    },
   },
   server: {
     // In development the API, media, websocket and widgets come from the real server.

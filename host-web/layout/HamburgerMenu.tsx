@@ -57,9 +57,9 @@ export function HamburgerMenu() {
             </button>
           </div>
           <div className={styles.actions}>
-            <button type="button" className={styles.primary} aria-haspopup="dialog" onClick={toLoginPrompt}>
+            <Link href="/sign-up" className={styles.primary} onClick={close}>
               {t('nav.signUp')}
-            </button>
+            </Link>
             <button type="button" className={styles.secondary} aria-haspopup="dialog" onClick={toLoginPrompt}>
               {t('nav.login')}
             </button>

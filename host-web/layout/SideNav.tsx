@@ -16,7 +16,7 @@ export function SideNav() {
         <span className={styles.wordmark}>{t('app.name')}</span>
       </Link>
       <nav aria-label={t('nav.main')} data-testid="side-nav">
-        <TabItems classes={styles} />
+        <TabItems classes={styles} withLogout />
       </nav>
       {loggedIn ? null : (
         // SPEC §2: the web layout's add-post button; a visitor is asked to log in first.

@@ -5,34 +5,46 @@ import { activeTab, tabs, type Tab } from '../navigation';
 import { Icon } from './icons';
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
-export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label', string>>>;
+export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout', string>>>;
 
 /**
  * The five main tabs (SPEC §2), shared by the bottom and the side navigation. A tab the
  * visitor may not open is a button that opens the login prompt, not a link that would
  * bounce: it says honestly what it does, and screen readers announce the dialog.
  */
-export function TabItems({ classes }: { classes: TabItemsClasses }) {
+export function TabItems({ classes, withLogout = false }: { classes: TabItemsClasses; withLogout?: boolean }) {
   const { t } = useTranslation();
   const [location] = useLocation();
-  const { loggedIn, openLoginPrompt } = useSite();
-  const current = activeTab(location);
+  const { loggedIn, username, openLoginPrompt, openLogoutConfirm } = useSite();
+  const ownProfile = loggedIn && username ? `/${username}` : null;
+  const current = ownProfile && location.toLowerCase() === ownProfile.toLowerCase() ? 'profile' : activeTab(location);
 
   return (
     <ul className={classes.list}>
-      {tabs.map((tab) => (
-        <li key={tab.id} className={classes.item}>
-          {canOpen(tab, loggedIn) && tab.path ? (
-            <Link href={tab.path} className={classes.link} aria-current={current === tab.id ? 'page' : undefined}>
-              <TabContent tab={tab} classes={classes} label={t(`nav.${tab.id}`)} />
-            </Link>
-          ) : (
-            <button type="button" className={classes.link} aria-haspopup="dialog" onClick={openLoginPrompt}>
-              <TabContent tab={tab} classes={classes} label={t(`nav.${tab.id}`)} />
-            </button>
-          )}
-        </li>
-      ))}
+      {tabs.map((tab) => {
+        // SPEC §2: the Profile tab leads to the user's own username.
+        const path = tab.id === 'profile' ? ownProfile : tab.path;
+        return (
+          <li key={tab.id} className={classes.item}>
+            {canOpen(tab, loggedIn) && path ? (
+              <Link href={path} className={classes.link} aria-current={current === tab.id ? 'page' : undefined}>
+                <TabContent tab={tab} classes={classes} label={t(`nav.${tab.id}`)} />
+              </Link>
+            ) : (
+              // Logged in, the own profile is only unknown for the moment the account loads.
+              <button type="button" className={classes.link} aria-haspopup={loggedIn ? undefined : 'dialog'} disabled={loggedIn} onClick={openLoginPrompt}>
+                <TabContent tab={tab} classes={classes} label={t(`nav.${tab.id}`)} />
+              </button>
+            )}
+            {withLogout && loggedIn && tab.id === 'profile' ? (
+              // SPEC §2: the web layout's Logout icon sits on the Profile item.
+              <button type="button" className={classes.logout} aria-label={t('logout.open')} title={t('logout.open')} aria-haspopup="dialog" onClick={openLogoutConfirm}>
+                <Icon name="logout" />
+              </button>
+            ) : null}
+          </li>
+        );
+      })}
     </ul>
   );
 }

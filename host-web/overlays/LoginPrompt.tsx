@@ -1,5 +1,7 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { LoginForm } from '../../lib/ui';
 import { useSite } from '../site';
 import { Icon } from '../layout/icons';
 import { useModalDialog } from './useModalDialog';
@@ -15,6 +17,14 @@ export function LoginPrompt() {
   const dialog = useModalDialog(loginPromptOpen, closeLoginPrompt);
   const titleId = useId();
   const textId = useId();
+  const [, navigate] = useLocation();
+  const close = () => dialog.ref.current?.close();
+
+  // Opening a modal dialog focuses its first control (the close button); the person came to
+  // log in, so the e-mail field gets it. Runs after the dialog hook's own effect has opened it.
+  useEffect(() => {
+    if (loginPromptOpen) dialog.ref.current?.querySelector<HTMLInputElement>('input[type="email"]')?.focus();
+  }, [loginPromptOpen, dialog.ref]);
 
   return (
     <dialog
@@ -28,7 +38,7 @@ export function LoginPrompt() {
       data-testid="login-prompt"
     >
       <div className={styles.content}>
-        <button type="button" className={styles.close} aria-label={t('loginPrompt.close')} onClick={() => dialog.ref.current?.close()}>
+        <button type="button" className={styles.close} aria-label={t('loginPrompt.close')} onClick={close}>
           <Icon name="close" />
         </button>
         <div className={styles.badge}>
@@ -40,7 +50,26 @@ export function LoginPrompt() {
         <p id={textId} className={styles.text}>
           {t('loginPrompt.text')}
         </p>
-        <button type="button" className={styles.secondary} onClick={() => dialog.ref.current?.close()}>
+        {/* Mounted only while open, so every opening starts with an empty form and focus in it. */}
+        {loginPromptOpen ? (
+          <LoginForm
+            className={styles.form}
+            headingLevel={3}
+            autoFocus
+            onSuccess={close}
+            onForgotPassword={() => {
+              close();
+              navigate('/sign-up/forgotpassword');
+            }}
+          />
+        ) : null}
+        <p className={styles.switch}>
+          {t('loginPrompt.noAccount')}{' '}
+          <Link href="/sign-up" onClick={close}>
+            {t('loginPrompt.signUp')}
+          </Link>
+        </p>
+        <button type="button" className={styles.secondary} onClick={close}>
           {t('loginPrompt.notNow')}
         </button>
       </div>

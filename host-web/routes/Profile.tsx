@@ -4,6 +4,7 @@ import { isReservedUsername } from '../../lib/contract';
 import { ProfileCard, useFanstage } from '../../lib/ui';
 import { usePageTitle } from '../site';
 import NotFound from './NotFound';
+import { ProfileActions } from './ProfileActions';
 import styles from './Profile.module.css';
 
 const notFoundCodes = new Set(['user-not-found', 'not-found']);
@@ -32,6 +33,7 @@ function KnownProfile({ id }: { id: string }) {
   return (
     <div className={styles.profile}>
       <ProfileCard username={id} headingLevel={1} />
+      {profile ? <ProfileActions profile={profile} /> : null}
     </div>
   );
 }

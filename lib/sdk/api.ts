@@ -48,6 +48,16 @@ export function accountApi(client: FanstageClient) {
     resendVerification: () => client.post<undefined>('/api/users/resend-verification'),
     me: () => client.get<Account>('/api/users/me'),
     updateMe: (body: UpdateMeBody) => client.request<Account>('PUT', '/api/users/me', { body }),
+    /**
+     * A new avatar, sent as multipart `file`; the server reads the type from the bytes and
+     * answers the account with the new `avatarMedia`. A FormData body can be sent again, so a
+     * 401 still gets its one refresh and retry.
+     */
+    uploadAvatar: (file: Blob, fileName = 'avatar', signal?: AbortSignal) => {
+      const form = new FormData();
+      form.append('file', file, fileName);
+      return client.post<Account>('/api/users/me/avatar', form, { signal });
+    },
   };
 }
 

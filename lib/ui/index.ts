@@ -6,3 +6,5 @@ export * from './ForgotPasswordForm';
 export * from './ResetPasswordForm';
 export * from './VerifyEmailNotice';
 export * from './FollowButton';
+export * from './EditProfileForm';
+export * from './AvatarUpload';

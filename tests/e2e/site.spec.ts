@@ -1,8 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { formatCount } from '../../lib/sdk';
-import { apiCreators, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
+import { agreeToTerms, apiCreators, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
 
 test.describe('the reference site', () => {
+  // The age-and-terms agreement has its own tests (account.spec.ts); here it is given up front.
+  test.beforeEach(async ({ page }) => {
+    await agreeToTerms(page);
+  });
+
   test('shows a seeded creator’s profile at /lucy.rivers', async ({ page, request }) => {
     const lucy = await apiProfile(request, 'lucy.rivers');
     await page.goto('/lucy.rivers');
@@ -172,7 +177,7 @@ test.describe('the reference site', () => {
     await toggle.click();
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole('button', { name: 'Sign up' })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/sign-up');
     await expect(menu.getByRole('button', { name: 'Log in' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'FAQ' }).first()).toBeVisible();
     await expect(menu.getByRole('combobox', { name: 'Language' })).toBeVisible();

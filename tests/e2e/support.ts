@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { PublicProfile } from '../../lib/contract';
+import { TERMS_VERSION, type PublicProfile } from '../../lib/contract';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const axePath = path.join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js');
@@ -11,6 +11,15 @@ export const viewports = {
   tablet: { width: 870, height: 1000 },
   web: { width: 1280, height: 860 },
 } as const;
+
+/**
+ * Agrees to the age-and-terms gate the way the site does, through the API: `page.request`
+ * shares the browser context's cookies, so the page loads without the gate.
+ */
+export async function agreeToTerms(page: Page): Promise<void> {
+  const response = await page.request.post('/papi/users/cookie', { data: { name: 'accept', value: TERMS_VERSION } });
+  expect(response.ok()).toBe(true);
+}
 
 /** A profile as the API answers it, so the tests follow the seed instead of copying it. */
 export async function apiProfile(request: APIRequestContext, username: string): Promise<PublicProfile> {

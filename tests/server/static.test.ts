@@ -79,6 +79,22 @@ describe('the script-tag bundle at /embed/', () => {
   });
 });
 
+describe('the sign-in popup at /embed/login', () => {
+  it('is the site build\'s popup page, with its query, and never framed', async () => {
+    const missing = await fetch(`${server.baseUrl}/embed/login?origin=https%3A%2F%2Flucy.example`, { headers: html });
+    expect(missing.status).toBe(503);
+    await put('web/embed-login.html', '<!doctype html><title>popup</title><div id="root"></div>');
+    const page = await fetch(`${server.baseUrl}/embed/login?origin=https%3A%2F%2Flucy.example`, { headers: html });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>popup</title>');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // The rest of /embed/ is still the script-tag folder.
+    expect((await fetch(`${server.baseUrl}/embed/fanstage.js`)).status).toBe(200);
+  });
+});
+
 describe('a front end that was not built', () => {
   it('answers 503 with how to build it, and starts serving once it exists', async () => {
     const missing = await fetch(`${server.baseUrl}/demo/`, { headers: html });

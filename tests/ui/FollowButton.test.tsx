@@ -10,6 +10,7 @@ beforeAll(async () => {
   t = await startAuthServer();
   t.api.addPerson('fan@example.com', 'correct horse battery');
   t.api.addPerson('second@example.com', 'correct horse battery');
+  t.api.addPerson('third@example.com', 'correct horse battery');
 });
 
 afterAll(() => t.server.close());
@@ -30,6 +31,31 @@ describe('FollowButton', () => {
     expect(await violationsIn(container)).toEqual([]);
     await userEvent.setup().click(button);
     expect(onLoginRequired).toHaveBeenCalledTimes(1);
+    expect(t.api.count('/api/users/follow')).toBe(before);
+  });
+
+  it('follows once a login asked for on the click has signed the fan in', async () => {
+    const fanstage = siteFanstage(t.server.baseUrl);
+    // As a widget's popup sign-in does: the fan signs in elsewhere and the session adopts it.
+    const onLoginRequired = vi.fn(async () => {
+      await fanstage.session.login('third@example.com', 'correct horse battery');
+      return true;
+    });
+    renderWith(fanstage, <FollowButton username="alice" onLoginRequired={onLoginRequired} />);
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Follow Alice Nováková' }));
+    const button = await screen.findByRole('button', { pressed: true });
+    expect(button).toHaveTextContent('Now following');
+    expect(onLoginRequired).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.getAllByRole('status').some((s) => s.textContent === 'You now follow Alice Nováková.')).toBe(true));
+    expect(t.server.requests.filter((r) => r.url === '/api/users/follow').at(-1)?.method).toBe('POST');
+  });
+
+  it('stays as it was when the login asked for is cancelled', async () => {
+    const before = t.api.count('/api/users/follow');
+    renderWith(siteFanstage(t.server.baseUrl), <FollowButton username="alice" onLoginRequired={() => Promise.resolve(false)} />);
+    const button = await screen.findByRole('button', { name: 'Follow Alice Nováková' });
+    await userEvent.setup().click(button);
+    expect(button).toHaveAttribute('aria-pressed', 'false');
     expect(t.api.count('/api/users/follow')).toBe(before);
   });
 

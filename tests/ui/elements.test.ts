@@ -80,6 +80,19 @@ describe('the fanstage elements', () => {
     expect(element.children).toHaveLength(0);
   });
 
+  it('shows a follow button in the shadow root, which follow="false" hides', async () => {
+    defineElements();
+    const element = addCard({ user: 'lucy.rivers', 'api-base': server.baseUrl });
+    await headingIn(element, lucy.displayName);
+    await waitFor(() => expect(element.shadowRoot?.querySelector('button[aria-pressed="false"]')?.textContent).toContain('Follow'));
+    // The elements' session keeps nothing in cookies: the refresh token lives in the page's sessionStorage.
+    expect(document.cookie).toBe('');
+
+    const quiet = addCard({ user: 'marek.novak', 'api-base': server.baseUrl, follow: 'false' });
+    await headingIn(quiet, marek.displayName);
+    expect(quiet.shadowRoot?.querySelector('button')).toBeNull();
+  });
+
   it('links the name to the profile on the platform the API lives on', async () => {
     defineElements();
     const element = addCard({ user: 'lucy.rivers', 'api-base': server.baseUrl });

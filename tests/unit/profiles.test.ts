@@ -16,6 +16,8 @@ beforeAll(async () => {
   };
   server.on('/papi/users/alice', answerAlice);
   server.on('/papi/users/42', answerAlice);
+  // As the logged-in viewer sees her: with the relation, answered at once.
+  server.on('/api/users/alice', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { ...alice, isFollowed: true, blockedStatus: 0, isMySubscriber: false, isHidden: false } }));
   server.on('/papi/users/nobody', (_req, res) => sendEnvelope(res, { statusCode: -1, statusText: 'user-not-found' }, 404));
   server.on('/papi/users/flaky', (_req, res) => {
     if (failuresLeft > 0) {
@@ -35,6 +37,21 @@ function requestsTo(path: string): number {
 }
 
 describe('the profile store', () => {
+  it('asks again as the viewer when a login lands while a visitor\'s request is on its way, and keeps the newer answer', async () => {
+    let loggedIn = false;
+    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }), { isLoggedIn: () => loggedIn });
+    const visitor = store.load('alice');
+    loggedIn = true;
+    const viewer = store.load('alice');
+    expect(viewer).not.toBe(visitor);
+    // The same viewer's second call shares the request.
+    expect(store.load('alice')).toBe(viewer);
+    await Promise.all([visitor, viewer]);
+    // The visitor's answer came last (30 ms later) and must not wipe out the relation.
+    expect(store.get('alice').profile.value?.isFollowed).toBe(true);
+    expect(store.get('alice').status.value).toBe('ready');
+  });
+
   it('makes one request for concurrent gets of the same profile', async () => {
     const before = requestsTo('/papi/users/alice');
     const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));

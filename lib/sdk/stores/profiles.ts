@@ -28,6 +28,10 @@ interface MutableEntry {
   profile: Signal<KnownProfile | null>;
   error: Signal<SdkError | null>;
   pending: Promise<void> | null;
+  /** Whether the pending request asked as the logged-in viewer (with the relation). */
+  pendingViewed: boolean;
+  /** Bumped per request, so an older answer never replaces a newer one. */
+  serial: number;
 }
 
 /**
@@ -42,7 +46,7 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
   function entryFor(key: string): MutableEntry {
     let entry = entries.get(key);
     if (!entry) {
-      entry = { status: signal<LoadStatus>('idle'), profile: signal<KnownProfile | null>(null), error: signal<SdkError | null>(null), pending: null };
+      entry = { status: signal<LoadStatus>('idle'), profile: signal<KnownProfile | null>(null), error: signal<SdkError | null>(null), pending: null, pendingViewed: false, serial: 0 };
       entries.set(key, entry);
     }
     return entry;
@@ -100,26 +104,33 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
   function load(idOrUsername: string | number): Promise<void> {
     const key = normalise(idOrUsername);
     const entry = entryFor(key);
-    if (entry.pending) return entry.pending;
+    const viewed = options.isLoggedIn?.() ?? false;
+    // A visitor's request still on its way when the viewer logs in lacks the relation: ask again.
+    if (entry.pending && (entry.pendingViewed || !viewed)) return entry.pending;
     entry.status.value = 'loading';
     entry.error.value = null;
-    const request: Promise<KnownProfile> = options.isLoggedIn?.() ? social.viewedUser(key) : api.user(key);
-    entry.pending = request
+    const serial = ++entry.serial;
+    entry.pendingViewed = viewed;
+    const request: Promise<KnownProfile> = viewed ? social.viewedUser(key) : api.user(key);
+    const pending = request
       .then(
         (profile) => {
+          if (entry.serial !== serial) return;
           store(profile);
           entry.profile.value = profile;
           entry.status.value = 'ready';
         },
         (error: unknown) => {
+          if (entry.serial !== serial) return;
           entry.error.value = error instanceof SdkError ? error : new SdkError({ code: 'internal-error', statusCode: 0, cause: error });
           entry.status.value = 'error';
         },
       )
       .finally(() => {
-        entry.pending = null;
+        if (entry.pending === pending) entry.pending = null;
       });
-    return entry.pending;
+    entry.pending = pending;
+    return pending;
   }
 
   return { get, load, remember, patch, peek };

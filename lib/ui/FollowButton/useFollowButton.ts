@@ -7,8 +7,11 @@ import { errorMessage, type Message } from '../LoginForm/formParts';
 export interface UseFollowButtonOptions {
   /** The user to follow, by id or username; the profile store loads it if needed. */
   user: string | number;
-  /** Called instead of following when nobody is logged in (SPEC §5: follow needs a login). */
-  onLoginRequired?: () => void;
+  /**
+   * Called instead of following when nobody is logged in (SPEC §5: follow needs a login). When
+   * it signs the fan in and resolves `true` (a widget's popup sign-in), the follow goes ahead.
+   */
+  onLoginRequired?: () => void | boolean | Promise<boolean | void>;
   /** Asked before unfollowing; unfollows at once when absent. */
   confirmUnfollow?: () => boolean | Promise<boolean>;
 }
@@ -56,11 +59,11 @@ export function useFollowButton({ user, onLoginRequired, confirmUnfollow }: UseF
 
   async function toggle() {
     if (!profile || busy) return;
+    setFailure(null);
     if (!session.isLoggedIn.peek()) {
-      onLoginRequired?.();
+      await followAfterLogin();
       return;
     }
-    setFailure(null);
     try {
       if (pressed) {
         if (confirmUnfollow && !(await confirmUnfollow())) return;
@@ -72,6 +75,23 @@ export function useFollowButton({ user, onLoginRequired, confirmUnfollow }: UseF
         await relations.follow(profile.id);
         setAnnouncement(t('follow.followed', { name }));
       }
+    } catch (error) {
+      setJustFollowed(false);
+      setFailure(error);
+    }
+  }
+
+  async function followAfterLogin() {
+    try {
+      const signedIn = await onLoginRequired?.();
+      if (signedIn !== true || !session.isLoggedIn.peek()) return;
+      // The profile was loaded anonymously: learn whether this fan follows already.
+      await profiles.load(user);
+      const current = entry.profile.peek();
+      if (!current || current.isFollowed === true) return;
+      setJustFollowed(true);
+      await relations.follow(current.id);
+      setAnnouncement(t('follow.followed', { name: current.displayName.trim() || current.username }));
     } catch (error) {
       setJustFollowed(false);
       setFailure(error);

@@ -1,7 +1,9 @@
-import { useState, type ElementType } from 'react';
+import { useState, type ElementType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import styles from './ProfileCard.module.css';
+import { FollowButton } from '../FollowButton';
+import type { UseFollowButtonOptions } from '../FollowButton';
 import { useProfileCard, type ProfileCardData, type ProfileCardState } from './useProfileCard';
 
 type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
@@ -12,6 +14,8 @@ interface ViewOptions {
   className?: string;
   /** The language of the texts, so screen readers pronounce a Czech card on an English page right. */
   lang?: string;
+  /** Shown under the name once the profile is loaded, e.g. a follow button. */
+  actions?: ReactNode;
 }
 
 export type ProfileCardViewProps = ProfileCardState & ViewOptions;
@@ -21,13 +25,18 @@ export interface ProfileCardProps extends ViewOptions {
   username: string;
   /** Makes the display name a link, e.g. to the profile on the platform. */
   href?: string;
+  /** Shows a follow button on the card (default false). */
+  follow?: boolean;
+  /** What the follow button does for a visitor who is not logged in; see `FollowButton`. */
+  onLoginRequired?: UseFollowButtonOptions['onLoginRequired'];
 }
 
 /** A creator's public profile card, loaded through the nearest FanstageProvider. */
-export function ProfileCard({ username, href, ...view }: ProfileCardProps) {
+export function ProfileCard({ username, href, follow = false, onLoginRequired, ...view }: ProfileCardProps) {
   const state = useProfileCard(username, href ? { href } : {});
   const { i18n } = useTranslation();
-  return <ProfileCardView lang={i18n.resolvedLanguage ?? i18n.language} {...state} {...view} />;
+  const actions = follow ? <FollowButton username={username} {...(onLoginRequired ? { onLoginRequired } : {})} /> : undefined;
+  return <ProfileCardView lang={i18n.resolvedLanguage ?? i18n.language} actions={actions} {...state} {...view} />;
 }
 
 /** The card's markup for a given state; no data fetching, no translation. */
@@ -72,11 +81,11 @@ function renderState(props: ProfileCardViewProps) {
         </div>
       );
     case 'ready':
-      return <ReadyCard profile={props.profile} headingLevel={props.headingLevel ?? 2} />;
+      return <ReadyCard profile={props.profile} headingLevel={props.headingLevel ?? 2} actions={props.actions} />;
   }
 }
 
-function ReadyCard({ profile, headingLevel }: { profile: ProfileCardData; headingLevel: HeadingLevel }) {
+function ReadyCard({ profile, headingLevel, actions }: { profile: ProfileCardData; headingLevel: HeadingLevel; actions?: ReactNode }) {
   // A broken or missing picture falls back to the initials instead of a broken-image icon.
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const Heading = `h${headingLevel}` as ElementType;
@@ -120,6 +129,8 @@ function ReadyCard({ profile, headingLevel }: { profile: ProfileCardData; headin
           </Heading>
           <p className={styles.handle}>{profile.handle}</p>
         </div>
+
+        {actions ? <div className={styles.actions}>{actions}</div> : null}
 
         <ul className={styles.stats} aria-label={profile.statsLabel}>
           {profile.stats.map((stat) => (

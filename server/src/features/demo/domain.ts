@@ -20,7 +20,16 @@ export interface DemoUser {
   online: boolean;
   colors: [string, string];
   level?: number;
+  /** Sites allowed to embed this creator's widgets and sign fans in from them. */
+  embedOrigins?: readonly string[];
 }
+
+/**
+ * The partner demo (`/demo/`) plays a creator's own site. Opened on the other loopback name
+ * than the platform (`localhost` against `127.0.0.1`) it is another origin and another site,
+ * as a real partner page is; these are the addresses `npm start` and the end-to-end tests use.
+ */
+export const demoPartnerOrigins: readonly string[] = ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://localhost:8181', 'http://127.0.0.1:8181'];
 
 export const demoCreators: readonly DemoUser[] = [
   {
@@ -30,6 +39,7 @@ export const demoCreators: readonly DemoUser[] = [
     gender: 2, isSeller: true, isPartner: true, hasBadge: true,
     messagePrice: 32, callPrice: 128, followersCount: 12_480, postsCount: 342, offersSubscriptions: true, online: true,
     colors: ['#ff6b9a', '#7c3aed'],
+    embedOrigins: demoPartnerOrigins,
   },
   {
     username: 'marek.novak',

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { media, users } from '../../db/schema';
+import { embedOrigins, media, users } from '../../db/schema';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
 import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
 
@@ -53,6 +53,9 @@ export async function seedDemoContent(ctx: AppContext): Promise<number> {
         .onConflictDoUpdate({ target: media.hash, set: { ownerId: created!.id } })
         .returning({ id: media.id });
       await tx.update(users).set({ avatarMediaId: picture!.id }).where(eq(users.id, created!.id));
+      if (person.embedOrigins && person.embedOrigins.length > 0) {
+        await tx.insert(embedOrigins).values(person.embedOrigins.map((origin) => ({ userId: created!.id, origin })));
+      }
     }
     return people.length;
   });

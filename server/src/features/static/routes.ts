@@ -17,6 +17,9 @@ function isFile(root: string, relative: string): boolean {
   return statSync(full, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
+/** The popup page in the site's build (host-web/embed-login.html). */
+const embedLoginPage = 'embed-login.html';
+
 interface Site {
   name: 'web' | 'demo' | 'embed';
   dir: string;
@@ -73,6 +76,16 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
   const hidden = { schema: { hide: true } };
   app.get('/demo', hidden, (_request, reply) => reply.redirect('/demo/', 301));
   app.get('/embed', hidden, (_request, reply) => reply.redirect('/embed/', 301));
+  // The widgets' sign-in popup is a page of the site's build on the platform's origin, under
+  // /embed/ because partners' widgets open it next to the script they load from there.
+  app.get('/embed/login', hidden, (_request, reply) => {
+    if (!existsSync(path.join(web.dir, embedLoginPage))) {
+      notBuilt(web, reply);
+      return;
+    }
+    // Never inside a partner's frame: a framed sign-in form invites clickjacking.
+    reply.header('X-Frame-Options', 'DENY').header('Content-Security-Policy', "frame-ancestors 'none'").sendFile(embedLoginPage, web.dir);
+  });
   app.get('/demo/*', hidden, serve(demo));
   app.get('/embed/*', hidden, serve(embed));
   app.get('/*', hidden, (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {

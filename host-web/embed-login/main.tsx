@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createFanstage } from '../../lib/sdk';
+import { FanstageProvider } from '../../lib/ui';
+import '../../lib/ui/theme/tokens.css';
+import { initialLanguage } from '../language';
+import { EmbedLogin } from './EmbedLogin';
+import './embed-login.css';
+
+/**
+ * The `/embed/login` popup: a page of its own on the platform's origin, without the site's
+ * shell, opened by a widget on a creator's site (see docs/embedding.md, Sign-in).
+ */
+const language = initialLanguage();
+document.documentElement.lang = language;
+// On the platform's own origin the session is the site's: a fan logged in there skips the form.
+const fanstage = createFanstage({ baseUrl: '', language, session: { mode: 'cookie' } });
+
+const container = document.getElementById('root');
+if (!container) throw new Error('embed-login.html has no #root');
+
+createRoot(container).render(
+  <StrictMode>
+    <FanstageProvider fanstage={fanstage} language={language}>
+      <EmbedLogin search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
+    </FanstageProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,152 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { TERMS_VERSION } from '../../lib/contract';
+import { useSite } from '../site';
+import { LogoMark } from '../layout/icons';
+import styles from './AgeGate.module.css';
+
+/** Written by the server for `POST /papi/users/cookie {name: 'accept'}`, holding the terms version. */
+const CONSENT_COOKIE = 'accept_18';
+
+function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/**
+ * Whether the person agreed to the current terms. A consent to older terms does not count
+ * (SPEC §9 stamps the version). The embed sign-in page is left alone: the sign-up form there
+ * asks for the same agreement itself, and a small popup has no room for a page behind a gate.
+ */
+export function useTermsAgreed(location: string): { agreed: boolean; markAgreed: () => void } {
+  const [agreed, setAgreed] = useState(() => readCookie(CONSENT_COOKIE) === TERMS_VERSION);
+  const exempt = location === '/embed' || location.startsWith('/embed/');
+  const markAgreed = useCallback(() => setAgreed(true), []);
+  return { agreed: agreed || exempt, markAgreed };
+}
+
+type Category = 'preferences' | 'statistics' | 'marketing';
+const categories: readonly Category[] = ['preferences', 'statistics', 'marketing'];
+
+/** The `preference` cookie's value: the server accepts plain tokens only, so flags, not JSON. */
+function preferenceValue(choice: Record<Category, boolean>): string {
+  return categories.map((category) => `${category}=${choice[category] ? 1 : 0}`).join(',');
+}
+
+/**
+ * SPEC §2: the age-and-terms agreement, over a blurred page, with Agree-all and the advanced
+ * cookie preferences (necessary always on). It cannot be dismissed: the modal keeps the page
+ * inert until the person agrees.
+ */
+export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
+  const { t } = useTranslation();
+  const { fanstage } = useSite();
+  const ref = useRef<HTMLDialogElement>(null);
+  const agreeAll = useRef<HTMLButtonElement>(null);
+  const agreed = useRef(false);
+  const titleId = useId();
+  const textId = useId();
+  const [advanced, setAdvanced] = useState(false);
+  const [choice, setChoice] = useState<Record<Category, boolean>>({ preferences: true, statistics: true, marketing: true });
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // The modal would focus its first link (Terms); the answer it asks for comes first.
+    agreeAll.current?.focus();
+  }, []);
+
+  async function agree(selected: Record<Category, boolean>) {
+    if (busy) return;
+    setBusy(true);
+    setFailed(false);
+    try {
+      await fanstage.client.post('/papi/users/cookie', { name: 'accept', value: TERMS_VERSION });
+      await fanstage.client.post('/papi/users/cookie', { name: 'preference', value: preferenceValue(selected) });
+      agreed.current = true;
+      ref.current?.close();
+      onAgreed();
+    } catch {
+      setFailed(true);
+      setBusy(false);
+    }
+  }
+
+  const all = { preferences: true, statistics: true, marketing: true };
+
+  return (
+    <dialog
+      ref={ref}
+      className={styles.dialog}
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      // Escape would leave an inert, blurred page with nothing to do: the agreement stays.
+      onCancel={(event) => event.preventDefault()}
+      // Browsers let a repeated Escape close a modal regardless; it opens again at once.
+      onClose={(event) => {
+        if (!agreed.current) event.currentTarget.showModal();
+      }}
+      data-testid="age-gate"
+    >
+      <div className={styles.content}>
+        <LogoMark size={44} />
+        <h2 id={titleId} className={styles.title}>
+          {t('consent.title')}
+        </h2>
+        <p id={textId} className={styles.text}>
+          {t('consent.text')}
+        </p>
+        <p className={styles.links}>
+          <Link href="/terms">{t('footer.terms')}</Link>
+          <Link href="/privacy">{t('footer.privacy')}</Link>
+          <Link href="/cookie-policy">{t('footer.cookiePolicy')}</Link>
+        </p>
+        {failed ? (
+          <p className={styles.error} role="alert">
+            {t('consent.failed')}
+          </p>
+        ) : null}
+        <button ref={agreeAll} type="button" className={styles.primary} onClick={() => void agree(all)} aria-busy={busy}>
+          {t('consent.agreeAll')}
+        </button>
+        <button type="button" className={styles.toggle} aria-expanded={advanced} onClick={() => setAdvanced((open) => !open)}>
+          {advanced ? t('consent.hideAdvanced') : t('consent.showAdvanced')}
+        </button>
+        {advanced ? (
+          <fieldset className={styles.cookies}>
+            <legend className={styles.legend}>{t('consent.cookiesTitle')}</legend>
+            <label className={styles.option}>
+              <input type="checkbox" checked disabled />
+              <span>
+                <strong>{t('consent.necessary')}</strong>
+                <small>{t('consent.necessaryText')}</small>
+              </span>
+            </label>
+            {categories.map((category) => (
+              <label key={category} className={styles.option}>
+                <input
+                  type="checkbox"
+                  checked={choice[category]}
+                  onChange={(event) => setChoice((current) => ({ ...current, [category]: event.target.checked }))}
+                />
+                <span>
+                  <strong>{t(`consent.${category}`)}</strong>
+                  <small>{t(`consent.${category}Text`)}</small>
+                </span>
+              </label>
+            ))}
+            <button type="button" className={styles.secondary} onClick={() => void agree(choice)} aria-busy={busy}>
+              {t('consent.agreeSelected')}
+            </button>
+          </fieldset>
+        ) : null}
+      </div>
+    </dialog>
+  );
+}

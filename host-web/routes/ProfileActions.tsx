@@ -1,0 +1,191 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { FollowButton, useFanstage } from '../../lib/ui';
+import type { KnownProfile } from '../../lib/sdk';
+import { useSite } from '../site';
+import { useModalDialog } from '../overlays/useModalDialog';
+import styles from './ProfileActions.module.css';
+
+type Confirmation = { kind: 'block' | 'unfollow'; resolve: (confirmed: boolean) => void };
+
+/**
+ * The profile page's relation actions (SPEC §2, §4): follow, and a "more" menu with block or
+ * unblock and hide. Unfollowing and blocking ask first; a visitor gets the login prompt.
+ */
+export function ProfileActions({ profile }: { profile: KnownProfile }) {
+  useSignals();
+  const { t } = useTranslation();
+  const { session, relations } = useFanstage();
+  const { openLoginPrompt } = useSite();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const menuId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const moreBox = useRef<HTMLDivElement>(null);
+  const name = profile.displayName.trim() || profile.username;
+  const loggedIn = session.isLoggedIn.value;
+  const busy = relations.pending.value.has(profile.id);
+  const blocked = loggedIn && profile.blockedStatus === 1;
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    // A press anywhere outside the menu and its button closes it, as a native menu would.
+    const outside = (event: PointerEvent) => {
+      if (!moreBox.current?.contains(event.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('keydown', close);
+    document.addEventListener('pointerdown', outside);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('pointerdown', outside);
+    };
+  }, [menuOpen]);
+
+  if (session.userId.value !== null && session.userId.value === profile.id) return null;
+
+  function ask(kind: Confirmation['kind']): Promise<boolean> {
+    return new Promise((resolve) => setConfirmation({ kind, resolve }));
+  }
+
+  async function run(change: () => Promise<void>, done: string) {
+    setFailure(null);
+    try {
+      await change();
+      setAnnouncement(done);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      setFailure(t(typeof code === 'string' ? `errors.${code}` : 'auth.genericError', { defaultValue: t('auth.genericError') }));
+    }
+  }
+
+  async function onBlock() {
+    setMenuOpen(false);
+    if (!session.isLoggedIn.peek()) return openLoginPrompt();
+    if (!(await ask('block'))) return;
+    await run(() => relations.block(profile.id), t('profileActions.blocked', { name }));
+  }
+
+  async function onUnblock() {
+    setMenuOpen(false);
+    await run(() => relations.unblock(profile.id), t('profileActions.unblocked', { name }));
+  }
+
+  async function onHide() {
+    setMenuOpen(false);
+    if (!session.isLoggedIn.peek()) return openLoginPrompt();
+    await run(() => relations.hide(profile.id), t('profileActions.hiddenDone', { name }));
+  }
+
+  return (
+    <div className={styles.actions} data-testid="profile-actions">
+      {blocked ? null : <FollowButton userId={profile.id} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
+      <div ref={moreBox} className={styles.more}>
+        <button
+          ref={menuButton}
+          type="button"
+          className={styles.moreButton}
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true">⋯</span>
+          <span className={styles.visuallyHidden}>{t('profileActions.more')}</span>
+        </button>
+        <ul id={menuId} className={styles.menu} hidden={!menuOpen}>
+          <li>
+            {blocked ? (
+              <button type="button" className={styles.menuItem} aria-disabled={busy || undefined} onClick={() => void onUnblock()}>
+                {t('profileActions.unblock')}
+              </button>
+            ) : (
+              <button type="button" className={`${styles.menuItem} ${styles.danger}`} aria-disabled={busy || undefined} onClick={() => void onBlock()}>
+                {t('profileActions.block')}
+              </button>
+            )}
+          </li>
+          <li>
+            {loggedIn && profile.isHidden ? (
+              <span className={styles.menuNote}>{t('profileActions.hidden')}</span>
+            ) : (
+              <button type="button" className={styles.menuItem} aria-disabled={busy || undefined} onClick={() => void onHide()}>
+                {t('profileActions.hide')}
+              </button>
+            )}
+          </li>
+        </ul>
+      </div>
+      <p className={styles.visuallyHidden} role="status">
+        {announcement}
+      </p>
+      {failure ? (
+        <p className={styles.alert} role="alert">
+          {failure}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        confirmation={confirmation}
+        name={name}
+        onDone={(confirmed) => {
+          confirmation?.resolve(confirmed);
+          setConfirmation(null);
+        }}
+      />
+    </div>
+  );
+}
+
+/** SPEC §2: the block and unfollow confirmations, as a modal that Escape or Cancel dismisses. */
+function ConfirmDialog({ confirmation, name, onDone }: { confirmation: Confirmation | null; name: string; onDone: (confirmed: boolean) => void }) {
+  const { t } = useTranslation();
+  const answer = useRef(false);
+  const dialog = useModalDialog(confirmation !== null, () => {
+    onDone(answer.current);
+    answer.current = false;
+  });
+  const titleId = useId();
+  const textId = useId();
+  const kind = confirmation?.kind ?? 'unfollow';
+  const close = (confirmed: boolean) => {
+    answer.current = confirmed;
+    dialog.ref.current?.close();
+  };
+  return (
+    <dialog
+      ref={dialog.ref}
+      className={styles.dialog}
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      onClose={dialog.onClose}
+      onClick={dialog.onClick}
+      onKeyDown={dialog.onKeyDown}
+      data-testid="relation-confirm"
+    >
+      {confirmation ? (
+        <div className={styles.dialogContent}>
+          <h2 id={titleId} className={styles.dialogTitle}>
+            {t(kind === 'block' ? 'profileActions.blockTitle' : 'profileActions.unfollowTitle', { name })}
+          </h2>
+          <p id={textId} className={styles.dialogText}>
+            {t(kind === 'block' ? 'profileActions.blockText' : 'profileActions.unfollowText')}
+          </p>
+          <div className={styles.dialogButtons}>
+            <button type="button" className={styles.secondary} onClick={() => close(false)}>
+              {t('profileActions.cancel')}
+            </button>
+            <button type="button" className={kind === 'block' ? styles.dangerButton : styles.primary} onClick={() => close(true)}>
+              {t(kind === 'block' ? 'profileActions.blockConfirm' : 'profileActions.unfollowConfirm')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

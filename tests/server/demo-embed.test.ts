@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoPartnerOrigins } from '../../server/src/features/demo/domain';
+import { normaliseOrigins } from '../../server/src/features/users/domain';
+import { createAccount } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the partner demo as another site', () => {
+  it('lists origins a creator could have entered herself', () => {
+    const result = normaliseOrigins(demoPartnerOrigins);
+    expect('origins' in result ? [...result.origins].sort() : result).toEqual([...demoPartnerOrigins].sort());
+  });
+
+  it('lets the demo on the other loopback name call the API and sign fans in', async () => {
+    const partner = 'http://localhost:8181';
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/papi/embed/exchange',
+      headers: { origin: partner, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBe(partner);
+
+    const fan = await createAccount(server.app);
+    const issued = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin: partner } });
+    expect(issued.json()).toMatchObject({ statusCode: 2, body: { expiresIn: 60 } });
+    const { code } = (issued.json() as { body: { code: string } }).body;
+    const exchanged = await server.app.inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin: partner }, payload: { code, origin: partner } });
+    expect(exchanged.json()).toMatchObject({ statusCode: 2 });
+    // Tokens in the body only: no cookie for the partner's page.
+    expect(exchanged.headers['set-cookie']).toBeUndefined();
+
+    const stranger = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin: 'http://localhost:9999' } });
+    expect(stranger.statusCode).toBe(403);
+  });
+});
