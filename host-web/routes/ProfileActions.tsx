@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { FollowButton, useFanstage } from '../../lib/ui';
 import type { KnownProfile } from '../../lib/sdk';
 import { useSite } from '../site';
@@ -49,7 +50,16 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
     };
   }, [menuOpen]);
 
-  if (session.userId.value !== null && session.userId.value === profile.id) return null;
+  // On one's own profile the actions are the way to the settings (SPEC §2: settings on Profile).
+  if (session.userId.value !== null && session.userId.value === profile.id) {
+    return (
+      <div className={styles.actions}>
+        <Link href="/settings" className={styles.secondary}>
+          {t('settings.title')}
+        </Link>
+      </div>
+    );
+  }
 
   function ask(kind: Confirmation['kind']): Promise<boolean> {
     return new Promise((resolve) => setConfirmation({ kind, resolve }));

@@ -9,7 +9,7 @@ import styles from './Settings.module.css';
 export default function Settings() {
   useSignals();
   const { t } = useTranslation();
-  const { loggedIn } = useSite();
+  const { loggedIn, openLogoutConfirm } = useSite();
   const { session } = useFanstage();
   const account = session.account.value;
   usePageTitle(t('settings.title'));
@@ -54,6 +54,10 @@ export default function Settings() {
         )}
         <VerifyEmailNotice headingLevel={3} />
       </section>
+      {/* Phones and tablets have no logout icon in their navigation: this is their way out. */}
+      <button type="button" className={styles.logout} aria-haspopup="dialog" onClick={openLogoutConfirm}>
+        {t('logout.open')}
+      </button>
     </section>
   );
 }
