@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
@@ -12,6 +12,7 @@ import { Footer } from './layout/Footer';
 import { LoginPrompt } from './overlays/LoginPrompt';
 import { LogoutConfirm } from './overlays/LogoutConfirm';
 import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
+import { ChangedTerms } from './overlays/ChangedTerms';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -30,11 +31,16 @@ const MailAction = lazyScreen(() => import('./routes/MailAction'));
 
 export function App() {
   const { t } = useTranslation();
-  const { title } = useSite();
+  const { title, loggedIn, sessionChecked } = useSite();
   const [location] = useLocation();
   useNavigationEffects(location);
   useLoginGuard(location);
   const terms = useTermsAgreed(location);
+  const [termsDeclined, setTermsDeclined] = useState(false);
+  // A logged-in person who agreed to older terms is asked again in a popup, not behind the
+  // gate; until the session is known, neither shows for them.
+  const changedTerms = !terms.agreed && terms.olderConsent && (loggedIn || !sessionChecked);
+  const gate = !terms.agreed && !changedTerms;
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
@@ -42,7 +48,7 @@ export function App() {
 
   return (
     // Behind the agreement the page is only glimpsed: blurred, and inert while the modal is open.
-    <div className={`fs-root site ${styles.shell} ${terms.agreed ? '' : styles.blurred}`} data-testid="site-shell">
+    <div className={`fs-root site ${styles.shell} ${gate ? styles.blurred : ''}`} data-testid="site-shell">
       <a className={styles.skipLink} href="#main">
         {t('app.skipToContent')}
       </a>
@@ -75,7 +81,8 @@ export function App() {
       <BottomNav />
       <LoginPrompt />
       <LogoutConfirm />
-      {terms.agreed ? null : <AgeGate onAgreed={terms.markAgreed} />}
+      {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
+      {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}
     </div>
   );
 }

@@ -22,11 +22,13 @@ function readCookie(name: string): string | null {
  * (SPEC §9 stamps the version). The embed sign-in page is left alone: the sign-up form there
  * asks for the same agreement itself, and a small popup has no room for a page behind a gate.
  */
-export function useTermsAgreed(location: string): { agreed: boolean; markAgreed: () => void } {
-  const [agreed, setAgreed] = useState(() => readCookie(CONSENT_COOKIE) === TERMS_VERSION);
+export function useTermsAgreed(location: string): { agreed: boolean; olderConsent: boolean; markAgreed: () => void } {
+  const [consent] = useState(() => readCookie(CONSENT_COOKIE));
+  const [agreed, setAgreed] = useState(() => consent === TERMS_VERSION);
   const exempt = location === '/embed' || location.startsWith('/embed/');
   const markAgreed = useCallback(() => setAgreed(true), []);
-  return { agreed: agreed || exempt, markAgreed };
+  // Someone who agreed to earlier terms is an adult we know: they get the changed-terms question.
+  return { agreed: agreed || exempt, olderConsent: consent !== null && consent !== TERMS_VERSION, markAgreed };
 }
 
 type Category = 'preferences' | 'statistics' | 'marketing';

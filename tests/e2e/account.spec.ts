@@ -155,6 +155,33 @@ test.describe('accounts on the reference site', () => {
     expect(old.status()).toBe(401);
   });
 
+  test('a fan who agreed to older terms is asked again: declining leads to the settings, agreeing stamps the new version', async ({ page, context, baseURL }) => {
+    await page.setViewportSize(viewports.web);
+    const email = uniqueEmail('terms');
+    const password = 'correct horse battery staple';
+    expect((await (await page.request.post('/papi/signup', { data: { email, password } })).json()).statusCode).toBe(1);
+    expect((await (await page.request.post('/papi/login', { data: { email, password } })).json()).statusCode).toBe(2);
+    await context.addCookies([{ name: 'accept_18', value: '20200101', url: baseURL! }]);
+
+    await page.goto('/');
+    const question = page.getByRole('dialog', { name: 'Our terms have changed' });
+    await expect(question).toBeVisible();
+    // No first-visit gate and no blur for a known adult.
+    await expect(page.getByTestId('age-gate')).toHaveCount(0);
+    await question.getByRole('button', { name: 'Not now, go to settings' }).click();
+    await expect(page).toHaveURL('/settings');
+    await expect(question).toBeHidden();
+
+    await page.reload();
+    await expect(question).toBeVisible();
+    await question.getByRole('button', { name: 'Agree to the new terms' }).click();
+    await expect(question).toBeHidden();
+    const consent = (await context.cookies()).find((cookie) => cookie.name === 'accept_18');
+    expect(consent?.value).toBe(TERMS_VERSION);
+    await page.reload();
+    await expect(question).toBeHidden();
+  });
+
   test('a visitor opening a login-only route lands on the public page', async ({ page }) => {
     await agreeToTerms(page);
     await page.goto('/notifications');
