@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { CookieNames } from './constants';
 import { PublicProfile } from './users';
-
-/** 0 none, 1 the viewer blocked this user, 2 this user blocked the viewer. */
-export const BlockedStatus = { none: 0, blockedByMe: 1, blockedMe: 2 } as const;
 
 /** A profile as a logged-in viewer sees it: the public fields plus the relation to the viewer. */
 export const ViewedProfile = Type.Interface(
@@ -71,9 +69,6 @@ export type DeleteMeBody = Static<typeof DeleteMeBody>;
 export const UserRefBody = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export type UserRefBody = Static<typeof UserRefBody>;
 
-/** Relation types (SPEC §5): 1 people I follow, 2 my followers, -1 people I blocked. */
-export const RelationType = { following: 1, followers: 2, blocked: -1 } as const;
-
 export const RelationsQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   relationType: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(-1)]),
@@ -83,19 +78,6 @@ export const RelationsQuery = Type.Object({
 });
 export type RelationsQuery = Static<typeof RelationsQuery>;
 
-/** The cookie names POST /papi/users/cookie accepts, with their lifetimes in days (SPEC §9). */
-export const CookieNames = {
-  genderfilter: 30,
-  pushdis: 14,
-  accept: 365,
-  smstip: 7,
-  robin: 31,
-  affcode: 31,
-  cookielang: 730,
-  preference: 730,
-} as const;
-export type CookieName = keyof typeof CookieNames;
-
 export const CookieBody = Type.Object({
   name: Type.Union(Object.keys(CookieNames).map((name) => Type.Literal(name))),
   value: Type.String({ maxLength: 200 }),
@@ -104,5 +86,4 @@ export const CookieBody = Type.Object({
 });
 export type CookieBody = Static<typeof CookieBody>;
 
-/** The terms version stamped in the `accept_18` consent (SPEC §9). */
-export const TERMS_VERSION = '20240307';
+export { BlockedStatus, RelationType, CookieNames, TERMS_VERSION, type CookieName } from './constants';

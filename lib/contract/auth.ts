@@ -20,9 +20,6 @@ export const SignupBody = Type.Object({
 });
 export type SignupBody = Static<typeof SignupBody>;
 
-/** Signup answers: 1 created (the client logs in next), -5 username taken, -2 e-mail taken. */
-export const SignupStatus = { created: 1, usernameTaken: -5, emailTaken: -2 } as const;
-
 export const LoginBody = Type.Object({
   email: Email,
   password: Type.String({ minLength: 1, maxLength: 256 }),
@@ -89,3 +86,5 @@ export type EmbedCode = Static<typeof EmbedCode>;
 /** Path parameters of the admin's account routes. */
 export const AccountIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export type AccountIdParams = Static<typeof AccountIdParams>;
+
+export { SignupStatus } from './constants';

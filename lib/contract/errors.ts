@@ -37,6 +37,16 @@ export const ErrorKeys = [
   'verify-required',
   'wrong_media_type',
   'lowRes',
+  // posts, comments and media
+  'post-doesnt-exists',
+  'comment-not-found',
+  'format',
+  'tooLong',
+  'upload-not-found',
+  'media-not-ready',
+  'post-scheduled',
+  'invalid-price',
+  'media-locked',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -8,3 +8,7 @@ export * from './usernames';
 export * from './check';
 export * from './auth';
 export * from './account';
+export * from './media';
+export * from './posts';
+export * from './notifications';
+export * from './search';

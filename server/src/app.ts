@@ -7,7 +7,8 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import type { Config } from './config';
 import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
-import { DiskStorage, type MediaStorage } from './media/storage';
+import { DiskStorage, openS3Storage, type MediaStorage } from './media/storage';
+import { createUnlockKeys } from './media/unlock-keys';
 import { API_VERSION, registerHttpConventions } from './http/hooks';
 import { createOriginPolicy } from './http/origins';
 import { registerSettingsRoutes } from './features/settings/routes';
@@ -21,6 +22,10 @@ import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
+import { registerTimelineRoutes } from './features/timeline/routes';
+import { registerSearchRoutes } from './features/search/routes';
+import { registerPostRoutes } from './features/posts/routes';
+import { registerNotificationRoutes } from './features/notifications/routes';
 
 export interface RouteEntry {
   method: string;
@@ -84,8 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await database.close();
   });
-  const storage: MediaStorage = new DiskStorage(path.join(config.dataDir, 'media'));
-  const ctx: AppContext = { config, db: database.db, storage };
+  const storage: MediaStorage = config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media'));
+  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret) };
   app.decorate('fanstage', { ...ctx, database, routes });
 
   try {
@@ -151,6 +156,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSocialRoutes(app, ctx, userService);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);
+  registerTimelineRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerPostRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
 
   let openapi: string | undefined;
   app.get('/papi/openapi.json', { schema: { hide: true } }, async (_request, reply) => {

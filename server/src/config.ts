@@ -45,6 +45,17 @@ export interface Config {
    * itself and the origins creators list for their widgets (CORS_ORIGINS, comma-separated).
    */
   corsOrigins: string[];
+  /** Upload limits in bytes (MEDIA_MAX_IMAGE_BYTES, MEDIA_MAX_VIDEO_BYTES). */
+  mediaMaxImageBytes: number;
+  mediaMaxVideoBytes: number;
+  /** S3-compatible media storage when S3_BUCKET is set; local disk otherwise. */
+  s3: S3Settings | undefined;
+  /**
+   * The password of the seeded demo accounts (DEMO_PASSWORD), so a newcomer can sign in as a
+   * demo creator or fan. Defaults to `fanstage-demo` in development only; elsewhere demo
+   * accounts have no password unless one is set.
+   */
+  demoPassword: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +121,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom: nonEmpty(env.MAIL_FROM) ?? `Fanstage <no-reply@${new URL(publicUrl).hostname}>`,
     corsOrigins,
+    mediaMaxImageBytes: integer(env, 'MEDIA_MAX_IMAGE_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaMaxVideoBytes: integer(env, 'MEDIA_MAX_VIDEO_BYTES', 500 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    s3: s3Settings(env),
+    demoPassword: nonEmpty(env.DEMO_PASSWORD) ?? (nodeEnv === 'development' ? 'fanstage-demo' : undefined),
   };
 }
 
@@ -125,4 +140,47 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value}).`);
   return value;
+}
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** For services other than AWS (MinIO, R2, …): their address. */
+  endpoint: string | undefined;
+  /** Without them the AWS SDK's default chain (environment, instance role) is used. */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `bucket` in the path instead of the host name (most S3-compatible services want it). */
+  forcePathStyle: boolean;
+  /** Prepended to every key, so one bucket can hold several installations. */
+  prefix: string;
+}
+
+function s3Settings(env: Env): S3Settings | undefined {
+  const bucket = nonEmpty(env.S3_BUCKET);
+  if (bucket === undefined) return undefined;
+  const endpoint = nonEmpty(env.S3_ENDPOINT);
+  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) origin such as https://s3.example.com (got "${endpoint}").`);
+  }
+  const accessKeyId = nonEmpty(env.S3_ACCESS_KEY_ID);
+  const secretAccessKey = nonEmpty(env.S3_SECRET_ACCESS_KEY);
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together.');
+  }
+  const pathStyle = (nonEmpty(env.S3_FORCE_PATH_STYLE) ?? 'false').toLowerCase();
+  if (!['1', '0', 'true', 'false'].includes(pathStyle)) throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}").`);
+  const prefix = nonEmpty(env.S3_PREFIX) ?? '';
+  if (prefix !== '' && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(prefix)) {
+    throw new ConfigError(`S3_PREFIX must be a folder ending in / such as fanstage/ (got "${prefix}").`);
+  }
+  return {
+    bucket,
+    region: nonEmpty(env.S3_REGION) ?? 'us-east-1',
+    endpoint,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: pathStyle === '1' || pathStyle === 'true',
+    prefix,
+  };
 }

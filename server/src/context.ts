@@ -9,12 +9,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config';
 import type { Database } from './db';
 import type { MediaStorage } from './media/storage';
+import type { UnlockKeys } from './media/unlock-keys';
 
 /** What every feature's routes and services are built with. */
 export interface AppContext {
   config: Config;
   db: Database;
   storage: MediaStorage;
+  /** Signs and checks the `k` keys of locked media addresses. */
+  unlockKeys: UnlockKeys;
 }
 
 /** The Fastify instance with TypeBox inference for route schemas. */

@@ -37,6 +37,15 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'verify-required': 403,
   'wrong_media_type': 415,
   lowRes: 400,
+  'post-doesnt-exists': 404,
+  'comment-not-found': 404,
+  'format': 415,
+  'tooLong': 400,
+  'upload-not-found': 404,
+  'media-not-ready': 409,
+  'post-scheduled': 409,
+  'invalid-price': 400,
+  'media-locked': 403,
 };
 
 export class AppError extends Error {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
+import { apiCaller, type Answer } from '../support/inject';
 import { eq } from '../support/db';
 import { users } from '../../server/src/db/schema';
 
@@ -18,18 +19,8 @@ afterAll(async () => {
 });
 
 // Answers are checked field by field, so their bodies are read loosely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = { statusCode: number; statusText?: string; body?: any };
 
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account?: TestAccount, payload?: unknown) {
-  const response = await app.inject({
-    method,
-    url,
-    headers: account ? { authorization: `Bearer ${account.accessToken}` } : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return { status: response.statusCode, json: response.json() as Answer };
-}
+const call = apiCaller(() => app);
 
 async function upload(account: TestAccount | undefined, data: Buffer, name: string, type: string, field = 'file') {
   const form = new FormData();

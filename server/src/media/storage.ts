@@ -1,7 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { S3Settings } from '../config';
 
 /**
  * Where media bytes live. Keys are relative paths such as `ab12….webp`, `ab12…-120.webp` or
@@ -10,9 +12,41 @@ import type { Readable } from 'node:stream';
  */
 export interface MediaStorage {
   put(key: string, data: Buffer): Promise<void>;
-  /** The bytes as a stream with their size, or `null` when the key holds nothing. */
-  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /** Stores the file at `file` (a local path) under `key`; large uploads never sit in memory. */
+  putFile(key: string, file: string): Promise<void>;
+  /**
+   * The bytes as a stream with the size of the whole file, or `null` when the key holds
+   * nothing. With `range` (inclusive byte offsets, already checked against the size) only
+   * those bytes are streamed — video players seek with HTTP Range requests.
+   */
+  open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number } | null>;
+  /** The size of the file under `key`, or `null` when there is none. */
+  size(key: string): Promise<number | null>;
   exists(key: string): Promise<boolean>;
+  /** Copies `from` to `to` inside the store; false when `from` holds nothing. */
+  copy(from: string, to: string): Promise<boolean>;
+  /** Removes the key; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** Inclusive byte offsets, as in `Range: bytes=start-end`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** S3 storage, loaded only when configured: the AWS SDK is large and disk setups never need it. */
+export async function openS3Storage(settings: S3Settings): Promise<MediaStorage> {
+  const { S3Storage } = await import('./s3-storage');
+  return new S3Storage(settings);
+}
+
+/** Downloads a stored file to a local path (tools such as ffprobe read files, not streams). */
+export async function downloadTo(storage: MediaStorage, key: string, file: string): Promise<boolean> {
+  const opened = await storage.open(key);
+  if (opened === null) return false;
+  await pipeline(opened.stream, createWriteStream(file));
+  return true;
 }
 
 /** Keys are built by the server, but they end up in file paths, so they are checked anyway. */
@@ -39,17 +73,41 @@ export class DiskStorage implements MediaStorage {
     await rename(temporary, file);
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
-    if (!isValidKey(key)) return null;
+  async putFile(key: string, source: string): Promise<void> {
     const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await copyFile(source, temporary);
+    await rename(temporary, file);
+  }
+
+  async open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number } | null> {
+    const size = await this.size(key);
+    if (size === null) return null;
+    const file = this.file(key);
+    return { stream: createReadStream(file, range ? { start: range.start, end: range.end } : {}), size };
+  }
+
+  async size(key: string): Promise<number | null> {
+    if (!isValidKey(key)) return null;
     try {
-      const info = await stat(file);
-      if (!info.isFile()) return null;
-      return { stream: createReadStream(file), size: info.size };
+      const info = await stat(this.file(key));
+      return info.isFile() ? info.size : null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async copy(from: string, to: string): Promise<boolean> {
+    if (!(await this.exists(from))) return false;
+    await this.putFile(to, this.file(from));
+    return true;
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!isValidKey(key)) return;
+    await rm(this.file(key), { force: true });
   }
 
   async exists(key: string): Promise<boolean> {

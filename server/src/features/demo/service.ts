@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { embedOrigins, media, users } from '../../db/schema';
+import { hashPassword } from '../auth/service';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
 import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
+import { seedDemoPosts } from './posts';
 
 /** Serialises seeding between nodes starting at once; see startupLockKey for migrations. */
 const seedLockKey = 722_061_002;
@@ -12,12 +14,21 @@ async function countUsers(ctx: AppContext): Promise<number> {
   return row?.count ?? 0;
 }
 
+export interface DemoSeedOptions {
+  /**
+   * Also give the creators their photo posts (default: everywhere but NODE_ENV=test). Drawing
+   * the pictures takes a moment, and most server tests start a fresh database; the tests that
+   * want the posts call `seedDemoPosts` themselves.
+   */
+  posts?: boolean;
+}
+
 /**
  * Seeds the demo people when the database has no users at all, and does nothing otherwise,
  * so it is safe on every start and never touches a real installation's data. Returns how
  * many users it created.
  */
-export async function seedDemoContent(ctx: AppContext): Promise<number> {
+export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions = {}): Promise<number> {
   if ((await countUsers(ctx)) > 0) return 0;
   const people = [...demoCreators, ...demoFans];
 
@@ -30,13 +41,16 @@ export async function seedDemoContent(ctx: AppContext): Promise<number> {
     avatars.set(person.username, avatar);
   }
 
-  return ctx.db.transaction(async (tx) => {
+  // One hash for every demo account: they share the password, and argon2 is deliberately slow.
+  const passwordHash = ctx.config.demoPassword === undefined ? null : await hashPassword(ctx.config.demoPassword);
+
+  const created = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${seedLockKey})`);
     const [existing] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
     if ((existing?.count ?? 0) > 0) return 0;
     const now = new Date();
     for (const person of people) {
-      const [created] = await tx.insert(users).values(userValues(person, now)).returning({ id: users.id });
+      const [created] = await tx.insert(users).values({ ...userValues(person, now), passwordHash }).returning({ id: users.id });
       const avatar = avatars.get(person.username)!;
       const [picture] = await tx
         .insert(media)
@@ -59,6 +73,8 @@ export async function seedDemoContent(ctx: AppContext): Promise<number> {
     }
     return people.length;
   });
+  if (created > 0 && (options.posts ?? ctx.config.nodeEnv !== 'test')) await seedDemoPosts(ctx);
+  return created;
 }
 
 function userValues(person: DemoUser, now: Date) {

@@ -1,4 +1,5 @@
-import { avatarSizes } from '../../media/images';
+import type { ByteRange } from '../../media/storage';
+import { priceSteps, type PriceKind } from '../../../../lib/sdk/rules/price';
 
 /** `<hash>.<format>`: hashes are lowercase hex, formats short lowercase words. */
 const mediaFilePattern = /^([a-f0-9]{16,64})\.([a-z0-9]{2,5})$/;
@@ -13,10 +14,57 @@ export function isGiftFile(file: string): boolean {
   return giftFilePattern.test(file);
 }
 
-export const mediaVariants = avatarSizes.map(String);
-
 /** Media statuses that may be shown to others (SPEC §4: 3 ready, 7 NSFW ready). */
 export const servableStatuses: readonly number[] = [3, 7];
 
 /** Content-addressed files never change, so they may be cached for a year. */
 export const immutableCache = 'public, max-age=31536000, immutable';
+
+
+/** Responses opened with an unlock key are the viewer's own: no shared cache may keep them. */
+export const keyedCache = 'private, max-age=3600';
+
+/**
+ * Whether a variant needs the unlock key: everything of a priced media except the blurred
+ * preview and the Open Graph picture (which is blurred too while the media is priced).
+ */
+export function needsUnlockKey(price: number, variant: string | undefined): boolean {
+  return price > 0 && variant !== 'blur' && variant !== 'og';
+}
+
+/** The price list a media's price must come from: chat media and post media have their own. */
+export function priceKindOf(purposeOrKind: string): PriceKind {
+  return purposeOrKind === 'chat' ? 'chatMedia' : 'postMedia';
+}
+
+/** Why a media price is refused: not a step of its list, or priced by someone not (yet) a seller. */
+export function mediaPriceProblem(price: number, purposeOrKind: string, isSeller: boolean): 'invalid-price' | 'verify-required' | null {
+  if (!priceSteps[priceKindOf(purposeOrKind)].includes(price)) return 'invalid-price';
+  if (price > 0 && !isSeller) return 'verify-required';
+  return null;
+}
+
+/**
+ * One `Range: bytes=…` over a file of `size` bytes: the inclusive offsets, `'unsatisfiable'`
+ * (answer 416), or null to send the whole file (no header, several ranges, or a malformed
+ * one — RFC 9110 lets a server ignore a Range it does not support).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (header === undefined) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (match[1] === '') {
+    // A suffix: the last N bytes.
+    const length = Number(match[2]);
+    if (length === 0) return 'unsatisfiable';
+    return size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - length), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
+  return { start, end };
+}
+
+/** Stored uploads older than this were abandoned and are swept. */
+export const staleUploadMs = 24 * 60 * 60_000;

@@ -1,21 +1,29 @@
 import { Type } from 'typebox';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import multipart from '@fastify/multipart';
+import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import { CreateMediaBody, MediaIdParams, MediaVariants, MediaView, UpdateMediaBody, UploadedBinary } from '../../../../lib/contract/media';
 import type { App, AppContext } from '../../context';
 import { media } from '../../db/schema';
-import { AppError } from '../../errors';
-import { contentTypeOf, mediaKey } from '../../media/images';
+import { AppError, errors } from '../../errors';
+import { withBody } from '../../http/envelope';
+import { contentTypeOf } from '../../media/images';
+import { servedKey } from '../../media/pipeline';
+import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { giftFolder } from '../gifts/domain';
-import { immutableCache, isGiftFile, mediaVariants, parseMediaFile, servableStatuses } from './domain';
+import { immutableCache, isGiftFile, keyedCache, needsUnlockKey, parseMediaFile, parseRange, servableStatuses } from './domain';
+import { createMediaService } from './service';
 
 const MediaParams = Type.Object({ file: Type.String({ maxLength: 128 }) });
 const MediaQuery = Type.Object({
-  t: Type.Optional(Type.Union(mediaVariants.map((size) => Type.Literal(size)), { description: 'Avatar size in pixels.' })),
+  t: Type.Optional(Type.Union(MediaVariants.map((variant) => Type.Literal(variant)), { description: 'Variant: avatar size, width, blur, og or poster.' })),
   k: Type.Optional(Type.String({ maxLength: 128, description: 'Unlock key of paid media.' })),
 });
 
 export function registerMediaRoutes(app: App, ctx: AppContext): void {
+  const service = createMediaService(ctx);
   const servable = ctx.db
-    .select({ format: media.format })
+    .select({ format: media.format, price: media.price, mediaType: media.mediaType })
     .from(media)
     .where(and(eq(media.hash, sql.placeholder('hash')), inArray(media.status, [...servableStatuses])))
     .limit(1)
@@ -26,28 +34,126 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['media'],
-        summary: 'A media file `<hash>.<format>`, optionally one of its sizes (`t`)',
+        summary: 'A media file `<hash>.<format>`, optionally a variant (`t`); priced media need the unlock key `k` for all but blur and og',
         params: MediaParams,
         querystring: MediaQuery,
-        produces: ['image/webp', 'image/jpeg', 'image/png', 'video/mp4', 'audio/mp4'],
+        produces: ['image/webp', 'image/jpeg', 'image/png', 'video/mp4', 'video/webm', 'audio/mp4'],
       },
     },
     async (request, reply) => {
       const parsed = parseMediaFile(request.params.file);
-      const type = parsed && contentTypeOf(parsed.format);
-      if (!parsed || !type) throw new AppError('not-found');
+      if (!parsed || !contentTypeOf(parsed.format)) throw new AppError('not-found');
       const [row] = await servable.execute({ hash: parsed.hash });
       if (row === undefined || row.format !== parsed.format) throw new AppError('not-found');
-      const file = await ctx.storage.open(mediaKey(parsed.hash, parsed.format, request.query.t));
-      if (file === null) throw new AppError('not-found');
-      return reply
+      const variant = request.query.t;
+      const keyed = needsUnlockKey(row.price, variant);
+      if (keyed) {
+        const key = request.query.k;
+        if (key === undefined || !ctx.unlockKeys.verify(parsed.hash, key)) throw new AppError('media-locked');
+      }
+      const key = servedKey(parsed.hash, parsed.format, row.mediaType, variant, row.price > 0);
+      const type = contentTypeOf(key.slice(key.lastIndexOf('.') + 1));
+      const size = await ctx.storage.size(key);
+      if (size === null || type === undefined) throw new AppError('not-found');
+      reply
         .header('Content-Type', type)
-        .header('Content-Length', file.size)
-        .header('Cache-Control', immutableCache)
+        .header('Accept-Ranges', 'bytes')
+        // Opened with a key: the viewer's own answer, never kept by a shared cache.
+        .header('Cache-Control', keyed ? keyedCache : immutableCache)
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Cross-Origin-Resource-Policy', 'cross-origin')
-        .send(file.stream);
+        .header('Cross-Origin-Resource-Policy', 'cross-origin');
+      const range = parseRange(request.headers.range, size);
+      if (range === 'unsatisfiable') return reply.code(416).header('Content-Range', `bytes */${size}`).send();
+      const file = await ctx.storage.open(key, range ?? undefined);
+      if (file === null) throw new AppError('not-found');
+      if (range !== null) {
+        reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      }
+      return reply.header('Content-Length', range === null ? size : range.end - range.start + 1).send(file.stream);
     },
+  );
+
+  // Multipart is parsed only here, so no other route accepts uploads by accident.
+  void app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: Math.max(ctx.config.mediaMaxImageBytes, ctx.config.mediaMaxVideoBytes), files: 1, fields: 0, parts: 1 },
+    });
+    scope.post(
+      '/api/media/binary',
+      {
+        schema: {
+          tags: ['media'],
+          summary: 'Upload a picture or video (multipart field `file`); the type is read from the bytes. Then `POST /api/media` with the fileName',
+          consumes: ['multipart/form-data'],
+          response: { 200: BodyEnvelope(UploadedBinary) },
+        },
+        preHandler: authenticate,
+      },
+      async (request) => {
+        const viewer = requireVerifiedEmail(request);
+        if (!request.isMultipart()) throw new AppError('unsupported-media-type');
+        const file = await request.file();
+        if (file === undefined || file.fieldname !== 'file') throw errors.invalidRequest({ location: 'body', field: 'file', reason: 'required' });
+        return withBody(await service.receiveUpload(viewer.id, file.file));
+      },
+    );
+  });
+
+  app.post(
+    '/api/media',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'Turn uploads into media (status 3, or 4 with rejectReason); -1 with the first reason when all are refused; -2 verify-required for a price of a non-seller',
+        body: CreateMediaBody,
+        response: { 200: BodyEnvelope(Type.Array(MediaView)) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.create(requireVerifiedEmail(request), request.body)),
+  );
+
+  app.put(
+    '/api/media/:id',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'The owner changes a media’s price (a step of its list) or filter',
+        params: MediaIdParams,
+        body: UpdateMediaBody,
+        response: { 200: BodyEnvelope(MediaView) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.update(viewerOf(request).id, request.params.id, request.body)),
+  );
+
+  app.post(
+    '/api/media/:id/copy/',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'A copy of the owner’s ready media: a new media (own id, hash and price) with the same pictures',
+        params: MediaIdParams,
+        response: { 200: BodyEnvelope(MediaView) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.copy(viewerOf(request).id, request.params.id)),
+  );
+
+  app.get(
+    '/api/media/:id',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'A media as the viewer sees it (the owner in any state, others when ready)',
+        params: MediaIdParams,
+        response: { 200: BodyEnvelope(MediaView) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.view(viewerOf(request).id, request.params.id)),
   );
 
   app.get(

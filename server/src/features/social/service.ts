@@ -7,6 +7,7 @@ import { blocks, follows, hiddenUsers, media, users } from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { toPublicProfile, toViewedProfile, type ProfileRow } from '../users/domain';
 import { decrementFollowers, profileColumns, type UserService } from '../users/service';
+import { recordNotification } from '../notifications/service';
 import { containsPattern, mayReadRelations, relationsPageSize, type RelationKind } from './domain';
 
 export interface RelationsRequest {
@@ -58,6 +59,7 @@ export function createSocialService(ctx: AppContext, userService: UserService) {
             .update(users)
             .set({ followersCount: sql`${users.followersCount} + 1` })
             .where(eq(users.id, targetId));
+          await recordNotification(tx, { userId: targetId, type: 'follow', fromUserId: viewerId });
         }
       });
       userService.forget(targetId);

@@ -13,6 +13,7 @@ import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../
 import { AppError, errors } from '../../errors';
 import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
 import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf } from '../auth/guard';
+import { recordProfileVisit } from '../notifications/service';
 
 export function registerUserRoutes(app: App, ctx: AppContext): UserService {
   const service = createUserService(ctx);
@@ -115,7 +116,12 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.viewedProfile(request.params.id, viewerOf(request).id)),
+    async (request) => {
+      const viewerId = viewerOf(request).id;
+      const profile = await service.viewedProfile(request.params.id, viewerId);
+      await recordProfileVisit(ctx.db, viewerId, profile.id);
+      return withBody(profile);
+    },
   );
 
   app.get(

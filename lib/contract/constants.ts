@@ -1,0 +1,88 @@
+/**
+ * Plain values of the contract: no TypeBox here, so the SDK, the components and the widget
+ * bundle import them without pulling the schema library in. The schema modules re-export them.
+ */
+
+/** 0 none, 1 the viewer blocked this user, 2 this user blocked the viewer. */
+export const BlockedStatus = { none: 0, blockedByMe: 1, blockedMe: 2 } as const;
+
+/** Relation types (SPEC §5): 1 people I follow, 2 my followers, -1 people I blocked. */
+export const RelationType = { following: 1, followers: 2, blocked: -1 } as const;
+
+/** The cookie names POST /papi/users/cookie accepts, with their lifetimes in days (SPEC §9). */
+export const CookieNames = {
+  genderfilter: 30,
+  pushdis: 14,
+  accept: 365,
+  smstip: 7,
+  robin: 31,
+  affcode: 31,
+  cookielang: 730,
+  preference: 730,
+} as const;
+
+/** The terms version stamped in the `accept_18` consent (SPEC §9). */
+export const TERMS_VERSION = '20240307';
+
+export type CookieName = keyof typeof CookieNames;
+
+/** Signup answers: 1 created (the client logs in next), -5 username taken, -2 e-mail taken. */
+export const SignupStatus = { created: 1, usernameTaken: -5, emailTaken: -2 } as const;
+
+/** SPEC §4 Media status: 3 ready, 4 rejected, 5 being added, 7 NSFW ready. */
+export const MediaStatus = { ready: 3, rejected: 4, adding: 5, nsfwReady: 7 } as const;
+
+/**
+ * Variants a media file is served in (`?t=`): avatar sizes, picture widths, the blurred
+ * preview of locked media, the Open Graph picture and a video's poster frame.
+ */
+export const MediaVariants = ['60', '120', '500', '320', '640', '1280', 'blur', 'og', 'poster'] as const;
+
+/** Why an upload was refused (SPEC §8 upload error popup causes). */
+export const UploadProblems = ['wrong_media_type', 'format', 'tooLong', 'lowRes'] as const;
+
+export type MediaVariant = (typeof MediaVariants)[number];
+
+export type UploadProblem = (typeof UploadProblems)[number];
+
+/** Every notification type of SPEC §3; later features add rows of their types through the same function. */
+export const NotificationTypes = [
+  'follow',
+  'postGift',
+  'chatGift',
+  'missedCall',
+  'timeline',
+  'postLike',
+  'postComment',
+  'postCommentReply',
+  'postCommentLike',
+  'postMediaUnlock',
+  'chatMediaUnlock',
+  'verificationApproved',
+  'partnerApproved',
+  'notificationDeletedByAdmin',
+  'actionGirlOffer',
+  'subscriptionNewSubscriber',
+  'subscriptionSubscriberLost',
+  'subscriptionWaitingPayment',
+  'subscriptionPaymentFailed',
+  'subscriptionExpiredDuePayment',
+  'profileVisit',
+] as const;
+
+/** The tabs of /notifications and the types each shows (all shows every type). */
+export const NotificationTabs = {
+  follow: ['follow', 'profileVisit'],
+  subscriptions: ['subscriptionNewSubscriber', 'subscriptionSubscriberLost', 'subscriptionWaitingPayment', 'subscriptionPaymentFailed', 'subscriptionExpiredDuePayment'],
+  replies: ['postComment', 'postCommentReply'],
+} as const satisfies Record<string, readonly NotificationType[]>;
+
+export type NotificationType = (typeof NotificationTypes)[number];
+
+/** The tabs of /discover (SPEC §2); the presets are search filters with fixed fields. */
+export const DiscoverTabs = ['newposts', 'activeusers', 'hasBadge', 'teens', 'milf', 'boobs', 'blonde-girls', 'brunette-girls'] as const;
+
+/** SPEC §9 age filter defaults and presets. */
+export const AgeFilter = { min: 18, max: 42, teenMax: 25, milfMin: 30, milfMax: 50 } as const;
+
+export type DiscoverTab = (typeof DiscoverTabs)[number];

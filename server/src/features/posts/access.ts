@@ -1,0 +1,53 @@
+import { and, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { blocks, posts, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { Writer } from '../notifications/service';
+
+/**
+ * Who may see and act on a post. A deleted post, a post of a deleted account and a post of
+ * someone in a block with the viewer (either way) do not exist for the viewer; a scheduled
+ * post exists for its owner only, and nobody may act on it (like, comment) until it starts.
+ */
+
+/** True when the viewer and the user in column `other` are in a block, whichever blocked whom. */
+export function blockedWith(viewerId: number, other: SQLWrapper): SQL {
+  return sql`exists(select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
+}
+
+/** Rows of `other` (a user id column) not in a block with the viewer; no condition for visitors. */
+export function notBlockedWith(viewerId: number | null, other: SQLWrapper): SQL | undefined {
+  return viewerId === null ? undefined : sql`not ${blockedWith(viewerId, other)}`;
+}
+
+export interface VisiblePost {
+  id: number;
+  userId: number;
+  publishedAt: Date;
+  scheduled: boolean;
+}
+
+export const postDoesntExist = () => new AppError('post-doesnt-exists');
+
+/**
+ * The post if the viewer may see it, else post-doesnt-exists. With `action`, a scheduled
+ * post answers post-scheduled (to its owner; for others it does not exist at all).
+ */
+export async function visiblePost(db: Writer, postId: number, viewerId: number | null, options: { action?: boolean; now?: number } = {}): Promise<VisiblePost> {
+  const now = options.now ?? Date.now();
+  const [row] = await db
+    .select({
+      id: posts.id,
+      userId: posts.userId,
+      publishedAt: posts.publishedAt,
+      blocked: viewerId === null ? sql<boolean>`false` : blockedWith(viewerId, posts.userId).mapWith(Boolean),
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt), isNull(users.deletedAt)))
+    .limit(1);
+  if (row === undefined || row.blocked) throw postDoesntExist();
+  const scheduled = row.publishedAt.getTime() > now;
+  if (scheduled && row.userId !== viewerId) throw postDoesntExist();
+  if (scheduled && options.action) throw new AppError('post-scheduled');
+  return { id: row.id, userId: row.userId, publishedAt: row.publishedAt, scheduled };
+}

@@ -1,0 +1,172 @@
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { MediaView } from '../../../../lib/contract/media';
+import type { Post } from '../../../../lib/contract/posts';
+import type { AppContext } from '../../context';
+import { follows, media, mediaUnlocks, postLikes, postMedia, posts, users, type MediaRow } from '../../db/schema';
+import type { UnlockKeys } from '../../media/unlock-keys';
+import { profileColumns } from '../users/service';
+import { toPublicProfile } from '../users/domain';
+
+/**
+ * Turning post ids into the posts a viewer sees. Every list of posts (timelines, profile
+ * grids, search, single posts) selects ids with its own query — filters, order, paging —
+ * and hands them here, so the shape of a post and its lock rules live in one place.
+ */
+
+/** The media fields a view needs. */
+export type MediaViewRow = Pick<
+  MediaRow,
+  'id' | 'hash' | 'format' | 'ownerId' | 'status' | 'mediaType' | 'price' | 'aspectRatio' | 'dominantColor' | 'filter' | 'duration' | 'nsfw' | 'rejectReason'
+>;
+
+/**
+ * A media as `viewerId` sees it. A priced media is locked unless the viewer owns it or
+ * unlocked it; only then does the view carry the `k` key that opens the original.
+ */
+export function toMediaView(row: MediaViewRow, viewerId: number | null, unlocked: boolean, keys: UnlockKeys, now = Date.now()): MediaView {
+  const isOwner = viewerId !== null && row.ownerId === viewerId;
+  const open = row.price > 0 && viewerId !== null && (isOwner || unlocked);
+  const view: MediaView = {
+    mediaId: row.id,
+    mediaHash: row.hash,
+    format: row.format,
+    mediaUnlockHash: open ? keys.issue(row.hash, viewerId, now) : null,
+    mediaStatus: row.status,
+    mediaType: row.mediaType as MediaView['mediaType'],
+    mediaPrice: row.price,
+    mediaIsOwner: isOwner,
+    mediaAspectRatio: row.aspectRatio,
+    mediaDominantColor: row.dominantColor,
+    mediaFilter: row.filter,
+    mediaDuration: row.duration,
+    // Earnings per media come with the ledger; until then nothing has been earned.
+    earnedCents: 0,
+    nsfw: row.nsfw,
+  };
+  if (row.status === 4 && row.rejectReason !== null) view.rejectReason = row.rejectReason as NonNullable<MediaView['rejectReason']>;
+  return view;
+}
+
+export const mediaViewColumns = {
+  id: media.id,
+  hash: media.hash,
+  format: media.format,
+  ownerId: media.ownerId,
+  status: media.status,
+  mediaType: media.mediaType,
+  price: media.price,
+  aspectRatio: media.aspectRatio,
+  dominantColor: media.dominantColor,
+  filter: media.filter,
+  duration: media.duration,
+  nsfw: media.nsfw,
+  rejectReason: media.rejectReason,
+};
+
+/** Ids of the media in `mediaIds` that `viewerId` unlocked. */
+export async function unlockedMediaIds(ctx: AppContext, viewerId: number, mediaIds: readonly number[]): Promise<Set<number>> {
+  if (mediaIds.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ mediaId: mediaUnlocks.mediaId })
+    .from(mediaUnlocks)
+    .where(and(eq(mediaUnlocks.userId, viewerId), inArray(mediaUnlocks.mediaId, [...mediaIds])));
+  return new Set(rows.map((r) => r.mediaId));
+}
+
+/**
+ * The posts with the given ids as `viewerId` (null for a visitor) sees them, in the order of
+ * `ids`. Deleted posts and posts whose author is deleted are left out; callers decide which
+ * ids a viewer may see (scheduled posts, blocks), this function only shapes them.
+ */
+export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerId: number | null, now = Date.now()): Promise<Post[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const { db } = ctx;
+  // Every query below needs only the ids, so they run side by side: on PostgreSQL each takes
+  // its own pooled connection, and a page of posts costs one round trip, not five.
+  const postsQuery = db
+    .select({
+      post: {
+        id: posts.id,
+        text: posts.text,
+        userId: posts.userId,
+        startDate: posts.startDate,
+        publishedAt: posts.publishedAt,
+        likesCount: posts.likesCount,
+        commentsCount: posts.commentsCount,
+        rootCommentsCount: posts.rootCommentsCount,
+        giftsCount: posts.giftsCount,
+      },
+      author: profileColumns,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .leftJoin(media, eq(media.id, users.avatarMediaId))
+    .where(and(inArray(posts.id, unique), isNull(posts.deletedAt), isNull(users.deletedAt)));
+  const mediaQuery = db
+    .select({ postId: postMedia.postId, media: mediaViewColumns })
+    .from(postMedia)
+    .innerJoin(media, eq(media.id, postMedia.mediaId))
+    .where(inArray(postMedia.postId, unique))
+    .orderBy(asc(postMedia.postId), asc(postMedia.position));
+  const viewerQueries =
+    viewerId === null
+      ? null
+      : Promise.all([
+          db
+            .select({ postId: postLikes.postId })
+            .from(postLikes)
+            .where(and(eq(postLikes.userId, viewerId), inArray(postLikes.postId, unique))),
+          db
+            .select({ id: follows.followedId })
+            .from(follows)
+            .where(
+              and(
+                eq(follows.followerId, viewerId),
+                inArray(follows.followedId, db.select({ id: posts.userId }).from(posts).where(inArray(posts.id, unique))),
+              ),
+            ),
+          db
+            .select({ mediaId: mediaUnlocks.mediaId })
+            .from(mediaUnlocks)
+            .where(
+              and(
+                eq(mediaUnlocks.userId, viewerId),
+                inArray(mediaUnlocks.mediaId, db.select({ id: postMedia.mediaId }).from(postMedia).where(inArray(postMedia.postId, unique))),
+              ),
+            ),
+        ]);
+  const [rows, mediaRows, viewerRows] = await Promise.all([postsQuery, mediaQuery, viewerQueries]);
+  if (rows.length === 0) return [];
+
+  const liked = new Set(viewerRows?.[0].map((r) => r.postId));
+  const followed = new Set(viewerRows?.[1].map((r) => r.id));
+  const unlocked = new Set(viewerRows?.[2].map((r) => r.mediaId));
+
+  const mediaByPost = new Map<number, MediaView[]>();
+  for (const { postId, media: m } of mediaRows) {
+    const list = mediaByPost.get(postId) ?? [];
+    list.push(toMediaView(m, viewerId, unlocked.has(m.id), ctx.unlockKeys, now));
+    mediaByPost.set(postId, list);
+  }
+
+  const byId = new Map<number, Post>();
+  for (const { post, author } of rows) {
+    const startMs = post.startDate?.getTime() ?? null;
+    byId.set(post.id, {
+      id: post.id,
+      text: post.text,
+      user: { ...toPublicProfile(author, now), isFollowed: followed.has(post.userId) },
+      media: mediaByPost.get(post.id) ?? [],
+      totalLikesCount: post.likesCount,
+      likedByMe: liked.has(post.id),
+      totalCommentsCount: post.commentsCount,
+      totalGiftsCount: post.giftsCount,
+      commentsCount: post.rootCommentsCount,
+      startDate: startMs !== null && startMs > now ? startMs : null,
+      ts: post.publishedAt.getTime(),
+      isMy: viewerId !== null && post.userId === viewerId,
+    });
+  }
+  return unique.map((id) => byId.get(id)).filter((p): p is Post => p !== undefined);
+}

@@ -1,0 +1,110 @@
+import { Type } from 'typebox';
+import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import { PageQuery, PostList } from '../../../../lib/contract/posts';
+import { SearchFilter, SearchQuery, SearchTips, TagResult } from '../../../../lib/contract/search';
+import { ProfileList } from '../../../../lib/contract/users';
+import type { App, AppContext } from '../../context';
+import { withBody } from '../../http/envelope';
+import { optionalViewer } from '../auth/guard';
+import { pageOf } from '../timeline/domain';
+import { searchSizes } from './domain';
+import { createSearchService, type SearchService } from './service';
+
+const ActiveUsersQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+});
+const QueryOnly = Type.Object({ q: Type.String({ maxLength: 100 }) });
+
+const people = { 200: BodyEnvelope(ProfileList) };
+const postList = { 200: BodyEnvelope(PostList) };
+
+export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
+  const service = createSearchService(ctx);
+  const viewerOf = (request: { viewer: { id: number } | null }) => request.viewer?.id ?? null;
+
+  app.get(
+    '/papi/discover/search',
+    {
+      schema: {
+        tags: ['discover'],
+        summary: 'Creators by the search filter and discover tab, the most followed first, 30 a page',
+        querystring: SearchFilter,
+        response: people,
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.discover(request.query, viewerOf(request))),
+  );
+
+  app.get(
+    '/papi/discover/new-posts',
+    {
+      schema: { tags: ['discover'], summary: 'The newest posts with media, 30 a page by offset or ts', querystring: PageQuery, response: postList },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.newPosts(viewerOf(request), pageOf(request.query, searchSizes.newPosts))),
+  );
+
+  app.get(
+    '/papi/discover/active-users',
+    {
+      schema: { tags: ['discover'], summary: 'Creators by when they were last seen, 30 a page', querystring: ActiveUsersQuery, response: people },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.activeUsers(viewerOf(request), request.query.limit ?? searchSizes.activeUsers, request.query.offset ?? 0)),
+  );
+
+  app.get(
+    '/papi/search/users',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'People whose username or display name has words starting with the words of q, 30 a page',
+        querystring: SearchQuery,
+        response: people,
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) =>
+      withBody(await service.users(request.query.q, viewerOf(request), request.query.limit ?? searchSizes.users, request.query.offset ?? 0)),
+  );
+
+  app.get(
+    '/papi/search/tips',
+    {
+      schema: { tags: ['search'], summary: 'Quick-search suggestions: at most 8 people and tags in all', querystring: QueryOnly, response: { 200: BodyEnvelope(SearchTips) } },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.tips(request.query.q, viewerOf(request))),
+  );
+
+  app.get(
+    '/papi/search/tags',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Hashtags starting with q, with their post counts, the most used first',
+        querystring: SearchQuery,
+        response: { 200: BodyEnvelope(Type.Array(TagResult)) },
+      },
+    },
+    async (request) => withBody(await service.tags(request.query.q, request.query.limit ?? searchSizes.tags)),
+  );
+
+  app.get(
+    '/papi/search/posts',
+    {
+      schema: {
+        tags: ['search'],
+        summary: 'Posts whose text matches q (web-search syntax), newest first, 15 a page by ts or offset',
+        querystring: SearchQuery,
+        response: postList,
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.posts(request.query.q, viewerOf(request), pageOf(request.query, searchSizes.posts))),
+  );
+
+  return service;
+}

@@ -1,0 +1,168 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import { HashtagParams, PageQuery, PostList, TimelineQuery, UserPostsQuery } from '../../../../lib/contract/posts';
+import { ProfileList, UserIdParams } from '../../../../lib/contract/users';
+import type { App, AppContext } from '../../context';
+import { errors } from '../../errors';
+import { withBody } from '../../http/envelope';
+import { authenticate, optionalViewer, viewerOf } from '../auth/guard';
+import { isFirstPage, pageOf, pageSizes, resolveGenderFilter } from './domain';
+import { createTimelineService, type TimelineService } from './service';
+
+const TourQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) });
+const OnlineUsersQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  seed: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+const posts = BodyEnvelope(PostList);
+const tags = ['feeds'];
+
+export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineService {
+  const service = createTimelineService(ctx);
+
+  app.get(
+    '/papi/2/timeline',
+    {
+      schema: {
+        tags,
+        summary: 'The public timeline, 15 a page by offset or ts; gender 0 everyone (logged-in only), 1 women (default), 2 men, 3 couples, 4 trans',
+        querystring: TimelineQuery,
+        response: { 200: posts },
+      },
+      preHandler: optionalViewer,
+    },
+    async (request, reply) => {
+      const viewerId = request.viewer?.id ?? null;
+      const filter = resolveGenderFilter(request.query.gender, viewerId !== null);
+      if (filter === null) throw errors.invalidRequest({ location: 'querystring', field: 'gender', reason: 'gender 0 needs a login' });
+      const page = pageOf(request.query, pageSizes.timeline);
+      if (viewerId === null && isFirstPage(page)) {
+        // Already the envelope's JSON bytes: Fastify sends a Buffer as it is.
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(await service.publicFirstPageJson(filter, page.limit));
+      }
+      return withBody(await service.publicTimeline(viewerId, filter, page));
+    },
+  );
+
+  app.get(
+    '/api/2/timeline',
+    {
+      schema: {
+        tags,
+        summary: 'The private timeline: own posts and those of followed people, 15 a page by offset or ts',
+        querystring: PageQuery,
+        response: { 200: posts },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.privateTimeline(viewerOf(request).id, pageOf(request.query, pageSizes.timeline))),
+  );
+
+  app.get(
+    '/papi/2/posts',
+    {
+      schema: {
+        tags,
+        summary: 'A profile’s published posts (username or id), 15 a page; scheduled ones come from /api/scheduled-posts',
+        querystring: UserPostsQuery,
+        response: { 200: posts },
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) =>
+      withBody(await service.profilePosts(request.query.username, request.viewer?.id ?? null, pageOf(request.query, pageSizes.profilePosts), false)),
+  );
+
+  for (const [prefix, preHandler] of [
+    ['/papi', optionalViewer],
+    ['/api', authenticate],
+  ] as const) {
+    app.get(
+      `${prefix}/posts/media/timeline/:id`,
+      {
+        schema: {
+          tags,
+          summary: 'A profile’s posts with media (the profile grid), 30 a page by ts or offset',
+          params: UserIdParams,
+          querystring: PageQuery,
+          response: { 200: posts },
+        },
+        preHandler,
+      },
+      async (request) => withBody(await service.profilePosts(request.params.id, request.viewer?.id ?? null, pageOf(request.query, pageSizes.feed), true)),
+    );
+  }
+
+  app.get(
+    '/api/unlocked-posts',
+    {
+      schema: { tags, summary: 'Posts with media the viewer unlocked, newest first, 30 a page', querystring: PageQuery, response: { 200: posts } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.unlockedPosts(viewerOf(request).id, pageOf(request.query, pageSizes.feed))),
+  );
+
+  app.get(
+    '/api/scheduled-posts',
+    {
+      schema: {
+        tags,
+        summary: 'The viewer’s scheduled posts, the next to go live first, 30 a page; ts pages to later ones',
+        querystring: PageQuery,
+        response: { 200: posts },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.scheduledPosts(viewerOf(request).id, pageOf(request.query, pageSizes.feed))),
+  );
+
+  app.get(
+    '/papi/posts/hashtag/:tag',
+    {
+      schema: {
+        tags,
+        summary: 'Posts with a hashtag (without #, any case), newest first, 30 a page by ts or offset',
+        params: HashtagParams,
+        querystring: PageQuery,
+        response: { 200: posts },
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.hashtagPosts(request.params.tag, request.viewer?.id ?? null, pageOf(request.query, pageSizes.feed))),
+  );
+
+  app.get(
+    '/papi/posts/media/tour',
+    {
+      schema: { tags, summary: 'A random set of recent posts with media (7 by default), held 30 s', querystring: TourQuery, response: { 200: posts } },
+      preHandler: optionalViewer,
+    },
+    async (request) => withBody(await service.tour(request.viewer?.id ?? null, request.query.limit ?? pageSizes.tour)),
+  );
+
+  app.get(
+    '/papi/online-users',
+    {
+      schema: {
+        tags,
+        summary: 'Creators online now, 20 a page; a seed gives a stable shuffle',
+        querystring: OnlineUsersQuery,
+        response: { 200: BodyEnvelope(ProfileList) },
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) =>
+      withBody(
+        await service.onlineUsers(request.viewer?.id ?? null, {
+          limit: request.query.limit ?? pageSizes.onlineUsers,
+          offset: request.query.offset ?? 0,
+          seed: request.query.seed,
+        }),
+      ),
+  );
+
+  return service;
+}

@@ -1,0 +1,263 @@
+import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Post } from '../../../../lib/contract/posts';
+import type { PublicProfile } from '../../../../lib/contract/users';
+import { isValidHashtag } from '../../../../lib/sdk/rules/hashtag';
+import type { AppContext } from '../../context';
+import { follows, media, mediaUnlocks, postHashtags, postMedia, posts, users } from '../../db/schema';
+import { errors } from '../../errors';
+import { TtlCache } from '../../http/ttl-cache';
+import { RefreshingCache } from './refreshing-cache';
+import { withBody } from '../../http/envelope';
+import { loadPosts } from '../posts/views';
+import { profileColumns } from '../users/service';
+import { onlineWindowMs, parseUserRef, toPublicProfile, type ProfileRow } from '../users/domain';
+import { activeCreator, activeUser, newestFirst, notBlockedBetween, oldestFirst, publishedPost, visibleTo } from './conditions';
+import { privateLateralMaxAuthors, profileGenderOf, publicFirstPageStaleMs, publicFirstPageTtlMs, sample, tourCacheTtlMs, tourPoolSize, type Page } from './domain';
+
+/** A post has at least one media (the profile grid, the tour, discover's new posts). */
+export const hasMedia: SQL = sql`exists(select 1 from ${postMedia} where ${postMedia.postId} = ${posts.id})`;
+
+/** A hashtag as stored in post_hashtags: without '#', NFC, lower case. */
+export function normaliseTag(raw: string): string | null {
+  const tag = raw.replace(/^#/, '').normalize('NFC');
+  return isValidHashtag(tag) ? tag.toLowerCase() : null;
+}
+
+/**
+ * The ids of a page of visible posts (published, author active, not blocked or hidden for the
+ * viewer), newest first. Every timeline, and post search, is this query with its own conditions.
+ */
+export async function visiblePostIds(ctx: AppContext, where: (SQL | undefined)[], viewerId: number | null, page: Page): Promise<number[]> {
+  const rows = await ctx.db
+    .select({ id: posts.id })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(and(publishedPost, activeUser, visibleTo(viewerId, posts.userId), page.before === null ? undefined : lt(posts.publishedAt, page.before), ...where))
+    .orderBy(...newestFirst)
+    .limit(page.limit)
+    .offset(page.offset);
+  return rows.map((r) => r.id);
+}
+
+export function createTimelineService(ctx: AppContext) {
+  const { db } = ctx;
+
+  const postIds = (where: (SQL | undefined)[], viewerId: number | null, page: Page) => visiblePostIds(ctx, where, viewerId, page);
+
+  // Visitors' first pages hold nothing per viewer, so one answer serves them all for a moment.
+  const firstPages = new RefreshingCache<string, Buffer>(publicFirstPageTtlMs, publicFirstPageStaleMs, 64);
+  const tours = new TtlCache<number, number[]>(tourCacheTtlMs, 16);
+
+  /** The active user a profile reference (username or id) names, or user-not-found. */
+  async function profileOwner(ref: string): Promise<number> {
+    const parsed = parseUserRef(ref);
+    if (parsed === null) throw errors.userNotFound();
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and('id' in parsed ? eq(users.id, parsed.id) : sql`lower(${users.username}) = lower(${parsed.username})`, activeUser))
+      .limit(1);
+    if (row === undefined) throw errors.userNotFound();
+    return row.id;
+  }
+
+  async function isBlockedBetween(viewerId: number | null, ownerId: number): Promise<boolean> {
+    if (viewerId === null || viewerId === ownerId) return false;
+    const [row] = await db
+      .select({ blocked: sql<boolean>`not ${notBlockedBetween(viewerId, users.id)}` })
+      .from(users)
+      .where(eq(users.id, ownerId));
+    return row?.blocked ?? false;
+  }
+
+  return {
+    /** `/papi/2/timeline`: everyone's posts, by the gender filter (already resolved). */
+    async publicTimeline(viewerId: number | null, filter: number, page: Page): Promise<Post[]> {
+      const gender = profileGenderOf(filter);
+      const ids = await postIds([gender === null ? undefined : eq(users.gender, gender)], viewerId, page);
+      return loadPosts(ctx, ids, viewerId);
+    },
+
+    /**
+     * A visitor's first page of the public timeline as the finished envelope (UTF-8 JSON). It holds
+     * nothing per viewer, so one answer serves every visitor for a moment, and keeping the text
+     * spares serialising fifteen posts on every request as well as the three queries.
+     */
+    async publicFirstPageJson(filter: number, limit: number): Promise<Buffer> {
+      return firstPages.get(`${filter}:${limit}`, async () => {
+        const list = await this.publicTimeline(null, filter, { limit, offset: 0, before: null });
+        return Buffer.from(JSON.stringify(withBody(list)));
+      });
+    },
+
+    /**
+     * `/api/2/timeline`: the viewer's own posts and those of the people they follow.
+     *
+     * Someone following a few creators would make a walk down the newest-posts index read
+     * almost every post to find a page of theirs; instead each author's newest posts come from
+     * the (user, publishedAt) index — at most offset + limit each — and only those are merged.
+     * For people following very many, their posts are dense on the global index, and the walk
+     * down it is the cheaper plan.
+     */
+    async privateTimeline(viewerId: number, page: Page): Promise<Post[]> {
+      const followed = await db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewerId)).limit(privateLateralMaxAuthors + 1);
+      if (followed.length > privateLateralMaxAuthors) {
+        const all = db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewerId));
+        const ids = await postIds([or(eq(posts.userId, viewerId), inArray(posts.userId, all))], viewerId, page);
+        return loadPosts(ctx, ids, viewerId);
+      }
+      const authors = sql.join([viewerId, ...followed.map((f) => f.id)].map((id) => sql`${id}`), sql`, `);
+      const result = await db.execute(sql`
+        select recent.id from unnest(array[${authors}]::int[]) as author(id)
+        join ${users} on ${users.id} = author.id
+        cross join lateral (
+          select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
+          where ${posts.userId} = author.id and ${publishedPost}
+            ${page.before === null ? sql`` : sql`and ${posts.publishedAt} < ${page.before.toISOString()}::timestamptz`}
+          order by ${sql.join(newestFirst, sql`, `)}
+          limit ${page.offset + page.limit}
+        ) recent
+        where ${and(activeUser, visibleTo(viewerId, users.id))}
+        order by recent.published_at desc, recent.id desc
+        limit ${page.limit} offset ${page.offset}`);
+      const rows = (result as unknown as { rows: { id: number }[] }).rows;
+      return loadPosts(
+        ctx,
+        rows.map((r) => Number(r.id)),
+        viewerId,
+      );
+    },
+
+    /**
+     * `/papi/2/posts?username` and the profile grid: a profile's published posts (the grid only
+     * those with media). Blocked either way, the list is empty, like the profile behind it.
+     */
+    async profilePosts(ref: string, viewerId: number | null, page: Page, mediaOnly: boolean): Promise<Post[]> {
+      const ownerId = await profileOwner(ref);
+      if (await isBlockedBetween(viewerId, ownerId)) return [];
+      // The owner is never hidden from their own profile, whoever looks.
+      const ids = await postIds([eq(posts.userId, ownerId), mediaOnly ? hasMedia : undefined], null, page);
+      return loadPosts(ctx, ids, viewerId);
+    },
+
+    /** `/api/unlocked-posts`: posts holding media the viewer unlocked, newest first. */
+    async unlockedPosts(viewerId: number, page: Page): Promise<Post[]> {
+      const unlocked = db
+        .select({ id: postMedia.postId })
+        .from(postMedia)
+        .innerJoin(mediaUnlocks, eq(mediaUnlocks.mediaId, postMedia.mediaId))
+        .where(eq(mediaUnlocks.userId, viewerId));
+      // What was paid for stays reachable; blocks and hides do not take it away.
+      const ids = await postIds([inArray(posts.id, unlocked)], null, page);
+      return loadPosts(ctx, ids, viewerId);
+    },
+
+    /**
+     * `/api/scheduled-posts`: the viewer's posts still waiting for their start, the next to go
+     * live first; `ts` pages to those starting later.
+     */
+    async scheduledPosts(viewerId: number, page: Page): Promise<Post[]> {
+      const rows = await db
+        .select({ id: posts.id })
+        .from(posts)
+        .where(
+          and(
+            eq(posts.userId, viewerId),
+            sql`${posts.deletedAt} is null`,
+            gt(posts.publishedAt, sql`now()`),
+            page.before === null ? undefined : gt(posts.publishedAt, page.before),
+          ),
+        )
+        .orderBy(...oldestFirst)
+        .limit(page.limit)
+        .offset(page.offset);
+      return loadPosts(
+        ctx,
+        rows.map((r) => r.id),
+        viewerId,
+      );
+    },
+
+    /** `/papi/posts/hashtag/{tag}`: posts carrying the tag, newest first. */
+    async hashtagPosts(rawTag: string, viewerId: number | null, page: Page): Promise<Post[]> {
+      const tag = normaliseTag(rawTag);
+      if (tag === null) throw errors.invalidRequest({ location: 'params', field: 'tag', reason: 'not a hashtag' });
+      const rows = await db
+        .select({ id: postHashtags.postId })
+        .from(postHashtags)
+        .innerJoin(posts, eq(posts.id, postHashtags.postId))
+        .innerJoin(users, eq(users.id, posts.userId))
+        .where(
+          and(
+            eq(postHashtags.tag, tag),
+            publishedPost,
+            activeUser,
+            visibleTo(viewerId, posts.userId),
+            page.before === null ? undefined : lt(postHashtags.publishedAt, page.before),
+          ),
+        )
+        .orderBy(sql`${postHashtags.publishedAt} desc nulls last`, sql`${postHashtags.postId} desc`)
+        .limit(page.limit)
+        .offset(page.offset);
+      return loadPosts(
+        ctx,
+        rows.map((r) => r.id),
+        viewerId,
+      );
+    },
+
+    /**
+     * `/papi/posts/media/tour`: a random handful of recent posts with media. The draw is held
+     * per node for 30 s (SPEC §4), so a visitor paging through the tour sees one stable set.
+     */
+    async tour(viewerId: number | null, limit: number): Promise<Post[]> {
+      let ids = tours.get(limit);
+      if (ids === undefined) {
+        const pool = await postIds([hasMedia], null, { limit: tourPoolSize, offset: 0, before: null });
+        ids = sample(pool, limit);
+        tours.set(limit, ids);
+      }
+      if (viewerId !== null && ids.length > 0) {
+        // The draw is shared; who the viewer blocked or hid is taken out afterwards.
+        const allowed = await db
+          .select({ id: posts.id })
+          .from(posts)
+          .where(and(inArray(posts.id, ids), visibleTo(viewerId, posts.userId)));
+        const keep = new Set(allowed.map((r) => r.id));
+        ids = ids.filter((id) => keep.has(id));
+      }
+      return loadPosts(ctx, ids, viewerId);
+    },
+
+    /**
+     * `/papi/online-users`: creators seen within the online window. With a `seed`, a stable
+     * shuffle (the same seed pages without repeats, as who-to-follow); without, the most
+     * recently seen first.
+     */
+    async onlineUsers(viewerId: number | null, query: { limit: number; offset: number; seed: number | undefined }): Promise<PublicProfile[]> {
+      const since = new Date(Date.now() - onlineWindowMs);
+      const rows: ProfileRow[] = await db
+        .select(profileColumns)
+        .from(users)
+        .leftJoin(media, eq(media.id, users.avatarMediaId))
+        .where(
+          and(
+            activeCreator,
+            gt(users.lastSeenAt, since),
+            viewerId === null ? undefined : ne(users.id, viewerId),
+            visibleTo(viewerId, users.id),
+          ),
+        )
+        .orderBy(
+          ...(query.seed === undefined ? [desc(users.lastSeenAt)] : [sql`md5(${users.id}::text || ':' || ${query.seed}::text)`]),
+          asc(users.id),
+        )
+        .limit(query.limit)
+        .offset(query.offset);
+      const now = Date.now();
+      return rows.map((row) => toPublicProfile(row, now));
+    },
+  };
+}
+
+export type TimelineService = ReturnType<typeof createTimelineService>;

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { apiCaller } from '../support/inject';
+import { and, eq } from '../support/db';
+import { notifications, profileVisits } from '../../server/src/db/schema';
+import { recordNotification } from '../../server/src/features/notifications/service';
+
+let server: TestServer;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: false });
+  app = server.app;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const call = apiCaller(() => app);
+
+interface Seen {
+  id: number;
+  type: string;
+  count: number;
+  unread: boolean;
+  postId: number | null;
+  commentId: number | null;
+  createdDate: number;
+  fromUser: { id: number; username: string } | null;
+}
+
+async function page(account: TestAccount, query = ''): Promise<{ notifications: Seen[]; unreadCount: number }> {
+  const { json } = await call('GET', `/api/2/notifications${query}`, account);
+  expect(json.statusCode, JSON.stringify(json)).toBe(2);
+  return json.body;
+}
+
+async function newPost(author: TestAccount, extra: Record<string, unknown> = {}): Promise<number> {
+  const { json } = await call('POST', '/api/posts', author, { text: 'news', ...extra });
+  return json.body.id;
+}
+
+describe('notifications of the social graph', () => {
+  it('tell of a new follower, with their profile, as unread until read', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    await call('POST', '/api/users/follow', fan, { id: creator.id });
+    await call('POST', '/api/users/follow', fan, { id: creator.id });
+    const first = await page(creator);
+    expect(first.notifications).toHaveLength(1);
+    expect(first.notifications[0]).toMatchObject({ type: 'follow', count: 1, unread: true, postId: null, fromUser: { id: fan.id, username: fan.username } });
+    expect(first.unreadCount).toBe(1);
+    expect((await call('GET', '/api/count/', creator)).json).toEqual({ statusCode: 2, body: { notifications: 1 } });
+
+    expect((await call('POST', '/api/2/notifications/read', creator)).json).toEqual({ statusCode: 1 });
+    const read = await page(creator);
+    expect([read.notifications[0]!.unread, read.unreadCount]).toEqual([false, 0]);
+    expect((await call('GET', '/api/count/', creator)).json.body.notifications).toBe(0);
+    expect((await page(fan)).notifications).toEqual([]);
+    expect((await call('GET', '/api/2/notifications')).status).toBe(401);
+  });
+
+  it('tell of profile visits once per visitor and day, never of one’s own', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    for (let i = 0; i < 3; i++) expect((await call('GET', `/api/users/${creator.username}`, fan)).json.statusCode).toBe(2);
+    await call('GET', `/api/users/${creator.id}`, creator);
+    const visits = await page(creator, '?types=profileVisit');
+    expect(visits.notifications.map((n) => [n.type, n.fromUser?.id])).toEqual([['profileVisit', fan.id]]);
+    const rows = await app.fanstage.db.select().from(profileVisits).where(eq(profileVisits.profileId, creator.id));
+    expect(rows.map((r) => r.visitorId)).toEqual([fan.id]);
+    expect((await page(fan)).notifications).toEqual([]);
+  });
+
+  it('hide notifications from people in a block either way, and show them again after unblocking', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const [a, b] = [await createAccount(app), await createAccount(app)];
+    await call('POST', '/api/users/follow', a, { id: creator.id });
+    await call('POST', '/api/users/follow', b, { id: creator.id });
+    expect((await page(creator)).unreadCount).toBe(2);
+    await call('POST', '/api/users/block', creator, { id: a.id });
+    await call('POST', '/api/users/block', b, { id: creator.id });
+    const hidden = await page(creator);
+    expect([hidden.notifications.length, hidden.unreadCount]).toEqual([0, 0]);
+    await call('DELETE', '/api/users/block', creator, { id: a.id });
+    expect((await page(creator)).notifications.map((n) => n.fromUser?.id)).toEqual([a.id]);
+    // Nothing new is recorded across a block.
+    await recordNotification(app.fanstage.db, { userId: creator.id, type: 'profileVisit', fromUserId: b.id });
+    const [row] = await app.fanstage.db.select().from(notifications).where(and(eq(notifications.userId, creator.id), eq(notifications.type, 'profileVisit')));
+    expect(row).toBeUndefined();
+  });
+});
+
+describe('notifications of posts', () => {
+  it('merge likes of one post within an hour into one row naming the latest liker', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fans = [await createAccount(app), await createAccount(app), await createAccount(app)];
+    const postId = await newPost(creator);
+    const other = await newPost(creator);
+    await call('POST', `/api/posts/${postId}/likes`, fans[0]);
+    await call('POST', `/api/posts/${postId}/likes`, fans[1]);
+    await call('POST', `/api/posts/${other}/likes`, fans[2]);
+    // Liking one's own post notifies nobody.
+    await call('POST', `/api/posts/${postId}/likes`, creator);
+    let likes = (await page(creator, '?types=postLike')).notifications;
+    expect(likes.map((n) => [n.postId, n.count, n.fromUser?.id])).toEqual([
+      [other, 1, fans[2]!.id],
+      [postId, 2, fans[1]!.id],
+    ]);
+
+    // An hour later the next like starts a new row.
+    await app.fanstage.db
+      .update(notifications)
+      .set({ updatedAt: new Date(Date.now() - 61 * 60_000) })
+      .where(and(eq(notifications.userId, creator.id), eq(notifications.postId, postId)));
+    await call('POST', `/api/posts/${postId}/likes`, fans[2]);
+    likes = (await page(creator, '?types=postLike')).notifications;
+    expect(likes.map((n) => [n.postId, n.count])).toEqual([
+      [postId, 1],
+      [other, 1],
+      [postId, 2],
+    ]);
+  });
+
+  it('merge missed calls from one caller within an hour', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const [a, b] = [await createAccount(app), await createAccount(app)];
+    const { db } = app.fanstage;
+    for (const from of [a, a, b, a]) await recordNotification(db, { userId: creator.id, type: 'missedCall', fromUserId: from.id });
+    const calls = (await page(creator, '?types=missedCall')).notifications;
+    expect(calls.map((n) => [n.fromUser?.id, n.count])).toEqual([
+      [a.id, 3],
+      [b.id, 1],
+    ]);
+    await recordNotification(db, { userId: creator.id, type: 'missedCall', fromUserId: creator.id });
+    expect((await page(creator, '?types=missedCall')).notifications).toHaveLength(2);
+  });
+
+  it('tell the post’s owner of comments and the one replied to of replies, never oneself', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const [a, b] = [await createAccount(app), await createAccount(app)];
+    const postId = await newPost(creator);
+    const top = (await call('POST', '/api/posts/comments', a, { postId, text: 'hi' })).json.body;
+    const reply = (await call('POST', '/api/posts/comments', b, { postId, text: 'hello', parentId: top.id })).json.body;
+    // The owner replying notifies the one replied to only.
+    await call('POST', '/api/posts/comments', creator, { postId, text: 'welcome', parentId: reply.id });
+    await call('POST', '/api/posts/comments', creator, { postId, text: 'my own' });
+    await call('POST', `/api/posts/comments/${top.id}/like`, b);
+    await call('POST', `/api/posts/comments/${top.id}/like`, a);
+
+    const owner = (await page(creator, '?types=postComment,postCommentReply')).notifications;
+    expect(owner.map((n) => [n.type, n.fromUser?.id, n.commentId])).toEqual([
+      ['postComment', b.id, reply.id],
+      ['postComment', a.id, top.id],
+    ]);
+    expect((await page(a)).notifications.map((n) => [n.type, n.fromUser?.id])).toEqual([
+      ['postCommentLike', b.id],
+      ['postCommentReply', b.id],
+    ]);
+    expect((await page(b)).notifications.map((n) => [n.type, n.fromUser?.id])).toEqual([['postCommentReply', creator.id]]);
+  });
+
+  it('tell followers of a new post, and of a scheduled one only once it starts', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const follower = await createAccount(app);
+    const stranger = await createAccount(app);
+    await call('POST', '/api/users/follow', follower, { id: creator.id });
+    const now = await newPost(creator);
+    const later = await newPost(creator, { startDate: Date.now() + 3_600_000 });
+    const seen = (await page(follower)).notifications;
+    expect(seen.map((n) => [n.type, n.postId, n.fromUser?.id])).toEqual([['timeline', now, creator.id]]);
+    expect((await page(stranger)).notifications).toEqual([]);
+    await app.fanstage.db
+      .update(notifications)
+      .set({ updatedAt: new Date() })
+      .where(eq(notifications.postId, later));
+    expect((await page(follower)).notifications.map((n) => n.postId)).toEqual([later, now]);
+  });
+});
+
+describe('the notifications list', () => {
+  it('pages by 30 newest first and filters by type', async () => {
+    const user = await createAccount(app);
+    const { db } = app.fanstage;
+    for (let i = 0; i < 33; i++) {
+      await recordNotification(db, { userId: user.id, type: i % 3 === 0 ? 'verificationApproved' : 'partnerApproved' });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const first = await page(user);
+    expect(first.notifications).toHaveLength(30);
+    expect(first.unreadCount).toBe(33);
+    expect(first.notifications[0]!.fromUser).toBeNull();
+    const times = first.notifications.map((n) => n.createdDate);
+    expect([...times].sort((x, y) => y - x)).toEqual(times);
+    const second = await page(user, '?offset=30');
+    expect(second.notifications).toHaveLength(3);
+    const ids = new Set([...first.notifications, ...second.notifications].map((n) => n.id));
+    expect(ids.size).toBe(33);
+    expect((await page(user, '?types=verificationApproved')).notifications).toHaveLength(11);
+    expect((await page(user, '?types=verificationApproved,%20partnerApproved&limit=5')).notifications).toHaveLength(5);
+    const bad = await call('GET', '/api/2/notifications?types=follow,nonsense', user);
+    expect([bad.status, bad.json.statusText, bad.json.body.value]).toEqual([400, 'invalid-request', 'nonsense']);
+    expect((await call('GET', '/api/2/notifications?limit=51', user)).json.statusText).toBe('invalid-request');
+  });
+});
