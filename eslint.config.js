@@ -31,4 +31,24 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'react/*', '@preact/signals-react', 'lib/ui/*'] }],
     },
   },
+  {
+    // Contract schemas are TypeBox values: a value import from them drags the schema library
+    // into the browser bundles. Browser code imports types from them, and plain values from
+    // contract/constants, errors and usernames.
+    files: ['lib/sdk/**/*.ts', 'lib/ui/**/*.{ts,tsx}', 'elements/**/*.ts', 'host-web/**/*.{ts,tsx}', 'host-demo/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)contract(/(index|account|auth|check|envelope|gifts|media|notifications|posts|search|settings|translations|users))?$',
+              allowTypeImports: true,
+              message: 'Import types only; take plain values from contract/constants (TypeBox stays out of browser bundles).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,14 +1,18 @@
 import { profileCardElement, profileCardTag } from './profile-card';
+import { feedElement, feedTag } from './feed';
 import { setDefaultApiBase } from './shared';
 
 export { profileCardElement, profileCardTag } from './profile-card';
 export type { ProfileCardElementProps } from './profile-card';
+export { feedElement, feedTag } from './feed';
+export type { FeedElementProps } from './feed';
 export { version } from '../lib/sdk/version';
 export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } from './global';
 
 /** Every element this package defines, by tag name. */
 export const elements = {
   [profileCardTag]: profileCardElement,
+  [feedTag]: feedElement,
 } as const;
 
 export type ElementTag = keyof typeof elements;

@@ -2,7 +2,19 @@ import type {
   AccessTokenBody,
   Account,
   ActionResult,
+  Comment,
+  CreateCommentBody,
+  CreatedPost,
+  CreateMediaBody,
+  CreatePostBody,
   Gift,
+  LikeState,
+  MediaView,
+  Post,
+  PostList,
+  PostStatsBody,
+  UpdateMediaBody,
+  UploadedBinary,
   LoginBody,
   ProfileList,
   PublicProfile,
@@ -81,3 +93,79 @@ export function socialApi(client: FanstageClient) {
 }
 
 export type SocialApi = ReturnType<typeof socialApi>;
+
+/** A page of a list: `ts` (older than this) or `offset`, and its size. */
+export interface PageParams {
+  limit?: number;
+  offset?: number;
+  ts?: number;
+}
+
+/**
+ * Calls of posts, comments, likes and the timelines (SPEC §7 Posts). Lists a visitor may read
+ * go to `/papi` (the client still sends the viewer's token there when it has one, so the
+ * viewer's flags come back); the private ones to `/api`.
+ */
+export function postsApi(client: FanstageClient) {
+  const id = (value: number) => encodeURIComponent(String(value));
+  return {
+    publicTimeline: (query: PageParams & { gender?: number } = {}, signal?: AbortSignal) =>
+      client.get<PostList>('/papi/2/timeline', { ...query }, { signal, withToken: true }),
+    privateTimeline: (query: PageParams = {}, signal?: AbortSignal) => client.get<PostList>('/api/2/timeline', { ...query }, { signal }),
+    userPosts: (username: string, query: PageParams = {}, signal?: AbortSignal) =>
+      client.get<PostList>('/papi/2/posts', { username, ...query }, { signal, withToken: true }),
+    /** A user's posts with media, for the profile grid. */
+    mediaTimeline: (userId: number | string, query: Pick<PageParams, 'ts'> = {}, signal?: AbortSignal) =>
+      client.get<PostList>(`/papi/posts/media/timeline/${encodeURIComponent(String(userId))}`, { ...query }, { signal, withToken: true }),
+    hashtag: (tag: string, query: PageParams = {}, signal?: AbortSignal) =>
+      client.get<PostList>(`/papi/posts/hashtag/${encodeURIComponent(tag)}`, { ...query }, { signal, withToken: true }),
+    unlocked: (query: PageParams = {}, signal?: AbortSignal) => client.get<PostList>('/api/unlocked-posts', { ...query }, { signal }),
+    scheduled: (query: PageParams = {}, signal?: AbortSignal) => client.get<PostList>('/api/scheduled-posts', { ...query }, { signal }),
+    tour: (limit = 7, signal?: AbortSignal) => client.get<PostList>('/papi/posts/media/tour', { limit }, { signal, withToken: true }),
+    /** One post; `loggedIn` picks `/api` (the viewer's own scheduled posts are there too). */
+    post: (postId: number, loggedIn: boolean, signal?: AbortSignal) =>
+      client.get<Post>(`${loggedIn ? '/api' : '/papi'}/posts/${id(postId)}`, undefined, { signal }),
+    create: (body: CreatePostBody) => client.post<CreatedPost>('/api/posts', body),
+    update: (postId: number, text: string) => client.request<Post>('PUT', `/api/posts/${id(postId)}`, { body: { text } }),
+    remove: (postId: number) => client.request<undefined>('DELETE', `/api/posts/${id(postId)}`),
+    like: (postId: number) => client.post<LikeState>(`/api/posts/${id(postId)}/likes`),
+    unlike: (postId: number) => client.request<LikeState>('DELETE', `/api/posts/${id(postId)}/likes`),
+    likes: (postId: number, query: Pick<PageParams, 'limit' | 'offset'> = {}) =>
+      client.get<PublicProfile[]>(`/api/posts/${id(postId)}/likes`, { limit: 15, ...query }),
+    /** Top-level comments, newest first; `ts` asks for older ones. */
+    comments: (postId: number, query: Pick<PageParams, 'limit' | 'ts'>, loggedIn: boolean) =>
+      client.get<Comment[]>(`${loggedIn ? '/api' : '/papi'}/posts/${id(postId)}/comments`, { limit: 30, ...query }),
+    /** Replies of a comment, oldest first; `ts` asks for newer ones. */
+    replies: (commentId: number, query: Pick<PageParams, 'ts'>, loggedIn: boolean) =>
+      client.get<Comment[]>(`${loggedIn ? '/api' : '/papi'}/posts/comments/${id(commentId)}`, { ...query }),
+    comment: (body: CreateCommentBody) => client.post<Comment>('/api/posts/comments', body),
+    removeComment: (commentId: number) => client.request<undefined>('DELETE', `/api/posts/comments/${id(commentId)}`),
+    likeComment: (commentId: number) => client.post<undefined>(`/api/posts/comments/${id(commentId)}/like`),
+    unlikeComment: (commentId: number) => client.request<undefined>('DELETE', `/api/posts/comments/${id(commentId)}/like`),
+    reportComment: (commentId: number, reason?: string) =>
+      client.post<undefined>(`/api/posts/comments/${id(commentId)}/report`, reason ? { reason } : {}),
+    visit: (postId: number) => client.post<undefined>(`/papi/posts/${id(postId)}/visit`),
+    stats: (body: PostStatsBody) => client.post<undefined>('/papi/ga/', body, { withToken: true }),
+  };
+}
+
+export type PostsApi = ReturnType<typeof postsApi>;
+
+/** Calls of the media pipeline (SPEC §7 Media). The binary upload with progress lives in upload.ts. */
+export function mediaApi(client: FanstageClient) {
+  const id = (value: number) => encodeURIComponent(String(value));
+  return {
+    /** Sends a file without progress; `upload.ts` uses XMLHttpRequest when it can, for the percentage. */
+    binary: (file: Blob, fileName = 'upload', signal?: AbortSignal) => {
+      const form = new FormData();
+      form.append('file', file, fileName);
+      return client.post<UploadedBinary>('/api/media/binary', form, { signal });
+    },
+    create: (body: CreateMediaBody) => client.post<MediaView[]>('/api/media', body),
+    update: (mediaId: number, body: UpdateMediaBody) => client.request<MediaView>('PUT', `/api/media/${id(mediaId)}`, { body }),
+    copy: (mediaId: number) => client.post<MediaView>(`/api/media/${id(mediaId)}/copy/`),
+    get: (mediaId: number) => client.get<MediaView>(`/api/media/${id(mediaId)}`),
+  };
+}
+
+export type MediaApi = ReturnType<typeof mediaApi>;

@@ -21,6 +21,11 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * Sends the viewer's token to a `/papi` call too: public lists (timeline, a profile's posts)
+   * answer a logged-in viewer with their flags (liked, followed) and without blocked users.
+   */
+  withToken?: boolean;
 }
 
 /**
@@ -75,7 +80,7 @@ export function createClient(options: ClientOptions): FanstageClient {
 
   async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
     // Only the logged-in API carries the token: /papi answers the same to everyone.
-    if (!authenticator || !/^\/?api(\/|$|\?)/.test(path)) return send<T>(method, path, opts, null);
+    if (!authenticator || (!opts.withToken && !/^\/?api(\/|$|\?)/.test(path))) return send<T>(method, path, opts, null);
     const sentToken = authenticator.accessToken();
     try {
       return await send<T>(method, path, opts, sentToken);
@@ -123,7 +128,9 @@ export function createClient(options: ClientOptions): FanstageClient {
       opts.signal?.removeEventListener('abort', forwardAbort);
     }
     const envelope = response._data;
-    if (!isEnvelope(envelope)) {
+    // A success code under an HTTP error is not our envelope either: Fastify's own answers
+    // (e.g. `{"statusCode":503}` while a node shuts down) carry the HTTP status there.
+    if (!isEnvelope(envelope) || (envelope.statusCode > 0 && response.status >= 400)) {
       // Whatever answered is not the API (a proxy's error page, a wrong baseUrl): for the
       // user that is a server not responding; only a 5xx may pass by itself.
       throw new SdkError({

@@ -4,6 +4,11 @@ import { createSettingsStore, type SettingsStore } from './stores/settings';
 import { createProfileStore, type ProfileStore } from './stores/profiles';
 import { createSessionStore, type SessionOptions, type SessionStore } from './stores/session';
 import { createRelationsStore, type RelationsStore } from './stores/relations';
+import { createPostStore, type PostStore } from './stores/posts';
+import { createFeedStore, type FeedStore } from './stores/feed';
+import { createUploadStore, type UploadStore } from './upload';
+import { createSearchStore, type SearchStore } from './stores/search';
+import { createNotificationsStore, type NotificationsStore } from './stores/notifications';
 
 /**
  * Everything a screen or widget needs, built on one client. Components receive this object
@@ -21,6 +26,16 @@ export interface Fanstage {
   readonly relations: RelationsStore;
   /** Typed calls of accounts: password reset, mailed actions, verification, profile edits. */
   readonly account: AccountApi;
+  /** Discover tabs and filters, quick search, who-to-follow and their lists. */
+  readonly search: SearchStore;
+  /** The viewer's notifications by tab and the Notifications badge count. */
+  readonly notifications: NotificationsStore;
+  /** Every post the page has seen, shared by all lists: likes, deletions and follows show everywhere. */
+  readonly posts: PostStore;
+  /** The timelines and post lists (SPEC §4 paging), by type. */
+  readonly feeds: FeedStore;
+  /** The media upload flow (SPEC §4): checks, progress, outcome. */
+  readonly uploads: UploadStore;
 }
 
 export interface FanstageOptions extends ClientOptions {
@@ -33,6 +48,7 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   const client = createClient(clientOptions);
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
+  const posts = createPostStore(client, profiles, session);
   return {
     client,
     api: publicApi(client),
@@ -41,5 +57,10 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     session,
     relations: createRelationsStore(client, profiles, session),
     account: accountApi(client),
+    search: createSearchStore(client, { isLoggedIn: () => session.isLoggedIn.peek(), rememberProfiles: (list) => profiles.remember(list) }),
+    notifications: createNotificationsStore(client, { isLoggedIn: () => session.isLoggedIn.peek() }),
+    posts,
+    feeds: createFeedStore(posts, session),
+    uploads: createUploadStore(client, session),
   };
 }

@@ -10,7 +10,70 @@ export type { SessionStore, SessionOptions, SessionStatus, TokenMode, TokenStora
 export { createRelationsStore } from './stores/relations';
 export type { RelationsStore } from './stores/relations';
 export { createSettingsStore } from './stores/settings';
+export { discoverApi, notificationsApi } from './api-discover';
+export type { DiscoverApi, NotificationsApi, PostPageQuery } from './api-discover';
+export {
+  createSearchStore,
+  createPagedList,
+  searchQuery,
+  cleanFilter,
+  isFilterSet,
+  ageBoundsFor,
+  genderChoices,
+  isDiscoverTab,
+  isPostTab,
+  presetTabs,
+  quickSearchTabs,
+  DEFAULT_GENDER,
+  FILTER_TEXT_KEY,
+} from './stores/search';
+export type {
+  SearchStore,
+  SearchStoreOptions,
+  PagedList,
+  PagedListOptions,
+  PagedStatus,
+  PageCursor,
+  DiscoverFilter,
+  SearchQueryInput,
+  QuickSearchTab,
+  QuickSearchResult,
+  FilterStorage,
+} from './stores/search';
+export { createNotificationsStore } from './stores/notifications';
+export {
+  notificationGroups,
+  notificationGroup,
+  groupNotifications,
+  notificationTabs,
+  isNotificationTab,
+  notificationTypesOf,
+  notificationTarget,
+  notificationHref,
+  notificationMessage,
+  mergedTypes,
+} from './rules/notifications';
+export type { NotificationGroup, NotificationSection, NotificationTab, NotificationTarget } from './rules/notifications';
+export type { NotificationsStore, NotificationsStoreOptions } from './stores/notifications';
 export type { SettingsStore } from './stores/settings';
+export { createPostStore } from './stores/posts';
+export type { PostStore, PostEntry, SeenStats } from './stores/posts';
+export { createFeedStore, feedPageSizes, PRIVATE_FALLBACK_BELOW, DIVIDER_ABOVE } from './stores/feed';
+export type { PostFeed, FeedStore, FeedType, FeedStatus, FeedItem, FeedOptions } from './stores/feed';
+export {
+  createUploadStore,
+  checkFile,
+  checkMeasured,
+  mediaKindOf,
+  browserMeasure,
+  MIN_MEDIA_SIDE,
+  MAX_VIDEO_SECONDS,
+  SUPPORT_LEVEL,
+  MEDIA_ACCEPT,
+} from './upload';
+export type { Upload, UploadStore, UploadStatus, UploadOptions, Measure, Measured, MediaKind, CheckedFile, CheckResult, CheckOptions, SendBinary, FileLike } from './upload';
+export { postsApi, mediaApi } from './api';
+export type { PostsApi, MediaApi, PageParams } from './api';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';
 export * from './rules';

@@ -16,6 +16,8 @@ beforeAll(async () => {
     res.writeHead(502, { 'content-type': 'text/html' });
     res.end('<html><body>502 Bad Gateway</body></html>');
   });
+  // What Fastify itself answers while a node shuts down: JSON with the HTTP status inside.
+  server.on('/papi/closing', (_req, res) => sendEnvelope(res, { statusCode: 503, error: 'Service Unavailable' } as never, 503));
   server.on('/papi/not-api', (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not Found');
@@ -72,6 +74,11 @@ describe('the API client', () => {
       httpStatus: 502,
       retryable: true,
     });
+  });
+
+  it('does not take a server error carrying a positive statusCode for a success', async () => {
+    const client = createClient({ baseUrl: server.baseUrl });
+    await expect(client.get('/papi/closing')).rejects.toMatchObject({ code: 'server_not_responding', httpStatus: 503, retryable: true });
   });
 
   it('does not call a non-API 404 retryable', async () => {

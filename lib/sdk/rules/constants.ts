@@ -32,7 +32,7 @@ export const pageSizes = {
 export type PageSizeKey = keyof typeof pageSizes;
 
 /** Days each cookie of `POST /papi/users/cookie` lives (SPEC §9); the contract is the one source. */
-export { CookieNames as cookieExpiryDays, type CookieName } from '../../contract/account';
+export { CookieNames as cookieExpiryDays, type CookieName } from '../../contract/constants';
 
 /** Layout breakpoints in CSS pixels (SPEC §1): each applies from its width up. */
 export const breakpoints = { phone: 0, tablet: 870, web: 1280 } as const;

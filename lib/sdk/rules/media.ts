@@ -36,3 +36,41 @@ export function avatarUrl(mediaCDN: string, avatarMedia: MediaRef | null | undef
   if (!avatarMedia?.mediaHash) return null;
   return mediaUrl(mediaCDN, { mediaHash: avatarMedia.mediaHash, format: 'webp' }, { variant: size });
 }
+
+/** The media fields that decide how a post's picture or video is addressed and shown. */
+export interface PostMediaRef extends MediaRef {
+  mediaPrice: number;
+  mediaUnlockHash: string | null;
+}
+
+/**
+ * SPEC §4 Media lock: locked when priced and this viewer has no unlock key. Owners get the
+ * key too; whether they see the locked view first is the UI's choice ('show unlocked').
+ */
+export function isLocked(media: Pick<PostMediaRef, 'mediaPrice' | 'mediaUnlockHash'>): boolean {
+  return media.mediaPrice > 0 && !media.mediaUnlockHash;
+}
+
+/**
+ * A post media's address in a variant, with the unlock key when the viewer has one. A locked
+ * media only ever gets its blurred preview (or the Open Graph picture): any other variant of
+ * it would answer 403.
+ */
+export function postMediaUrl(mediaCDN: string, media: PostMediaRef, variant?: string | number): string {
+  if (isLocked(media)) {
+    return mediaUrl(mediaCDN, media, { variant: variant === 'og' ? 'og' : 'blur' });
+  }
+  return mediaUrl(mediaCDN, media, {
+    ...(variant !== undefined ? { variant } : {}),
+    ...(media.mediaUnlockHash ? { key: media.mediaUnlockHash } : {}),
+  });
+}
+
+/** Picture widths served (`t=320|640|1280`), for `srcset`. */
+export const pictureWidths = [320, 640, 1280] as const;
+
+/** A `srcset` of an unlocked picture's widths; empty for a locked one. */
+export function pictureSrcSet(mediaCDN: string, media: PostMediaRef): string {
+  if (isLocked(media)) return '';
+  return pictureWidths.map((width) => `${postMediaUrl(mediaCDN, media, width)} ${width}w`).join(', ');
+}

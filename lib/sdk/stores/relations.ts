@@ -1,5 +1,6 @@
 import { signal, type ReadonlySignal } from '@preact/signals-core';
-import { BlockedStatus, type RelationsQuery } from '../../contract';
+import type { RelationsQuery } from '../../contract';
+import { BlockedStatus } from '../../contract/constants';
 import type { FanstageClient } from '../client';
 import { socialApi } from '../api';
 import { SdkError } from '../errors';

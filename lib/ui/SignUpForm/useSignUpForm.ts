@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SignupStatus } from '../../contract';
+import { SignupStatus } from '../../contract/constants';
 import { isSdkError } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
 import { errorMessage, focusFirstInvalid, validateEmail, validateNewPassword, type Message } from '../LoginForm/formParts';

@@ -1,0 +1,7 @@
+export { PostCard } from './PostCard';
+export { PostCardBase, renderText } from './PostCardBase';
+export type { PostCardProps, PostCardParts } from './PostCardBase';
+export { usePostCard, usePostSeen, defaultPostHrefs } from './usePostCard';
+export type { PostCardState, PostCardData, PostCardCallbacks, PostHrefs, LoginRequired, UsePostCardOptions } from './usePostCard';
+export { parseRichText } from './richText';
+export type { TextPart } from './richText';

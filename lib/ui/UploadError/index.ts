@@ -1,0 +1,2 @@
+export { UploadError } from './UploadError';
+export type { UploadErrorProps } from './UploadError';
