@@ -1,9 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const port = 8181;
+/** E2E_PORT lets two runs share a machine; the embed sign-in test expects the default. */
+const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://127.0.0.1:${port}`;
 /** Wiped before every run, so the server seeds its demo content afresh. */
-const dataDir = '.tmp/e2e-data';
+const dataDir = port === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-data-${port}`;
 
 /**
  * End-to-end tests of the reference site and the partner demo, in Chromium, against the real
@@ -20,7 +21,7 @@ export default defineConfig({
   reporter: 'list',
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  outputDir: '.tmp/e2e-results',
+  outputDir: port === 8181 ? '.tmp/e2e-results' : `.tmp/e2e-results-${port}`,
   use: {
     baseURL,
     trace: 'retain-on-failure',

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
-import { isLoginOnly, rememberLocation } from './navigation';
+import { asksToLogIn, isLoginOnly, rememberLocation } from './navigation';
 import { lazyScreen } from './lazyScreen';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { Header } from './layout/Header';
@@ -19,6 +19,10 @@ import styles from './App.module.css';
 
 const Home = lazyScreen(() => import('./routes/Home'));
 const Discover = lazyScreen(() => import('./routes/Discover'));
+const DetailList = lazyScreen(() => import('./routes/DetailList'));
+const SearchHashtags = lazyScreen(() => import('./routes/SearchHashtags'));
+const WhoToFollow = lazyScreen(() => import('./routes/WhoToFollow'));
+const Notifications = lazyScreen(() => import('./routes/Notifications'));
 const Profile = lazyScreen(() => import('./routes/Profile'));
 const NotFound = lazyScreen(() => import('./routes/NotFound'));
 const Settings = lazyScreen(() => import('./routes/Settings'));
@@ -28,6 +32,12 @@ const SignUp = lazyScreen(() => import('./routes/SignUp'));
 const ForgotPassword = lazyScreen(() => import('./routes/ForgotPassword'));
 const ResetPassword = lazyScreen(() => import('./routes/ResetPassword'));
 const MailAction = lazyScreen(() => import('./routes/MailAction'));
+const Timeline = lazyScreen(() => import('./routes/Timeline'));
+const FeedList = lazyScreen(() => import('./routes/FeedList'));
+const Post = lazyScreen(() => import('./routes/Post'));
+const FullScreenMedia = lazyScreen(() => import('./routes/FullScreenMedia'));
+const NewPost = lazyScreen(() => import('./routes/NewPost'));
+const UpdatePost = lazyScreen(() => import('./routes/UpdatePost'));
 
 export function App() {
   const { t } = useTranslation();
@@ -61,6 +71,10 @@ export function App() {
               <Switch>
                 <Route path="/" component={Home} />
                 <Route path="/discover" component={Discover} />
+                <Route path="/discover/:info">{(params) => <DetailList info={params.info} />}</Route>
+                <Route path="/search-hashtags/:hashtag">{(params) => <SearchHashtags hashtag={params.hashtag} />}</Route>
+                <Route path="/who-to-follow" component={WhoToFollow} />
+                <Route path="/notifications" component={Notifications} />
                 <Route path="/404" component={NotFound} />
                 <Route path="/offline" component={Offline} />
                 <Route path="/sign-up" component={SignUp} />
@@ -70,6 +84,15 @@ export function App() {
                 <Route path="/settings" component={Settings} />
                 <Route path="/settings/edit-profile" component={SettingsEditProfile} />
                 <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
+                <Route path="/timeline" component={Timeline} />
+                <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
+                <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>
+                <Route path="/post/:id/full-screen-media">{(params) => <FullScreenMedia id={params.id} />}</Route>
+                <Route path="/post/:postid/comments">{(params) => <Post postid={params.postid} comments />}</Route>
+                <Route path="/post/:postid/:commentid">{(params) => <Post postid={params.postid} commentid={params.commentid} />}</Route>
+                <Route path="/post/:postid">{(params) => <Post postid={params.postid} />}</Route>
+                <Route path="/new-post" component={NewPost} />
+                <Route path="/update-post/:postid">{(params) => <UpdatePost postid={params.postid} />}</Route>
                 <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
                 <Route component={NotFound} />
               </Switch>
@@ -99,14 +122,18 @@ function ScreenLoading() {
 /**
  * SPEC §2: login-only routes send visitors to `/`. It waits for the start-up session check,
  * so a logged-in user reloading such a route stays on it. Logged-in users on `/` belong on
- * the Timeline, which does not exist yet; until it does, `/` is the public page for everyone.
+ * the Timeline, and keep the query on the way (an `aff` or utm code still counts there).
  */
 function useLoginGuard(location: string) {
-  const { loggedIn, sessionChecked } = useSite();
+  const { loggedIn, sessionChecked, openLoginPrompt } = useSite();
   const [, navigate] = useLocation();
   useEffect(() => {
-    if (sessionChecked && !loggedIn && isLoginOnly(location)) navigate('/', { replace: true });
-  }, [sessionChecked, loggedIn, location, navigate]);
+    if (sessionChecked && !loggedIn && isLoginOnly(location)) {
+      navigate('/', { replace: true });
+      if (asksToLogIn(location)) openLoginPrompt();
+    }
+    if (sessionChecked && loggedIn && location === '/') navigate(`/timeline${window.location.search}`, { replace: true });
+  }, [sessionChecked, loggedIn, location, navigate, openLoginPrompt]);
 }
 
 /**

@@ -74,3 +74,11 @@ export function isLoginOnly(location: string): boolean {
   const path = location.split('?')[0] ?? '';
   return loginOnlyPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
+
+/** SPEC §5: a visitor trying to create or edit a post is asked to log in, not just sent away. */
+const loginPromptPrefixes = ['/new-post', '/update-post'];
+
+export function asksToLogIn(location: string): boolean {
+  const path = location.split('?')[0] ?? '';
+  return loginPromptPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { getPreviousLocation, isTabScreen } from '../navigation';
 import { HamburgerMenu } from './HamburgerMenu';
+import { HeaderSearch } from './HeaderSearch';
+import { GenderFilter, hasGenderFilter } from '../components/GenderFilter';
 import { Icon, LogoMark } from './icons';
 import styles from './Header.module.css';
 
@@ -14,15 +16,19 @@ export function Header() {
   const showBack = !isTabScreen(location);
 
   return (
-    <header className={`${styles.header} ${title || showBack ? '' : styles.bare}`}>
+    <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
       <div className={styles.bar}>
         {showBack ? <BackButton /> : null}
-        <Link href="/" className={`${styles.logo} ${title ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
+        <Link href="/" className={`${styles.logo} ${title || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
           <LogoMark />
           <span className={styles.wordmark}>{t('app.name')}</span>
         </Link>
         {title ? <div className={styles.title}>{title}</div> : <span className={styles.spacer} />}
-        <div className={styles.actions}>{loggedIn ? null : <HamburgerMenu />}</div>
+        <div className={styles.actions}>
+          <HeaderSearch />
+          {hasGenderFilter(location) ? <GenderFilter /> : null}
+          {loggedIn ? null : <HamburgerMenu />}
+        </div>
       </div>
     </header>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { TabItems } from './TabItems';
 import { Icon, LogoMark } from './icons';
+import { MediaPickerButton } from '../components/MediaPickerButton';
 import styles from './SideNav.module.css';
 
 /** The web layout's navigation (≥ 1280 px); CSS hides it below, where BottomNav shows. */
@@ -18,7 +19,13 @@ export function SideNav() {
       <nav aria-label={t('nav.main')} data-testid="side-nav">
         <TabItems classes={styles} withLogout />
       </nav>
-      {loggedIn ? null : (
+      {loggedIn ? (
+        // SPEC §2: the web layout's add-post button opens a file picker for the new post.
+        <MediaPickerButton className={styles.newPost} label={t('sitePosts.addPost.choose')}>
+          <Icon name="add" />
+          <span>{t('nav.newPost')}</span>
+        </MediaPickerButton>
+      ) : (
         // SPEC §2: the web layout's add-post button; a visitor is asked to log in first.
         <button type="button" className={styles.newPost} aria-haspopup="dialog" onClick={openLoginPrompt}>
           <Icon name="add" />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { activeTab, tabs, type Tab } from '../navigation';
 import { Icon } from './icons';
+import { NotificationBadge } from './NotificationBadge';
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
 export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout', string>>>;
@@ -15,7 +16,7 @@ export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' |
 export function TabItems({ classes, withLogout = false }: { classes: TabItemsClasses; withLogout?: boolean }) {
   const { t } = useTranslation();
   const [location] = useLocation();
-  const { loggedIn, username, openLoginPrompt, openLogoutConfirm } = useSite();
+  const { loggedIn, username, openLoginPrompt, openLogoutConfirm, fanstage } = useSite();
   const ownProfile = loggedIn && username ? `/${username}` : null;
   const current = ownProfile && location.toLowerCase() === ownProfile.toLowerCase() ? 'profile' : activeTab(location);
 
@@ -27,7 +28,13 @@ export function TabItems({ classes, withLogout = false }: { classes: TabItemsCla
         return (
           <li key={tab.id} className={classes.item}>
             {canOpen(tab, loggedIn) && path ? (
-              <Link href={path} className={classes.link} aria-current={current === tab.id ? 'page' : undefined}>
+              <Link
+                href={path}
+                className={classes.link}
+                aria-current={current === tab.id ? 'page' : undefined}
+                // SPEC §2: tapping the active Discover tab resets the search and the filters.
+                onClick={tab.id === 'discover' && current === 'discover' ? () => fanstage.search.resetFilters() : undefined}
+              >
                 <TabContent tab={tab} classes={classes} label={t(`nav.${tab.id}`)} />
               </Link>
             ) : (
@@ -56,7 +63,13 @@ function canOpen(tab: Tab, loggedIn: boolean): boolean {
 function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasses; label: string }) {
   return (
     <>
-      <Icon name={tab.icon} className={classes.icon} />
+      {tab.id === 'notifications' ? (
+        <NotificationBadge>
+          <Icon name={tab.icon} className={classes.icon} />
+        </NotificationBadge>
+      ) : (
+        <Icon name={tab.icon} className={classes.icon} />
+      )}
       <span className={classes.label}>{label}</span>
     </>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { TERMS_VERSION } from '../../lib/contract';
+import { TERMS_VERSION } from '../../lib/contract/constants';
 import { useSite } from '../site';
 import { LogoMark } from '../layout/icons';
 import styles from './AgeGate.module.css';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { TERMS_VERSION } from '../../lib/contract';
+import { TERMS_VERSION } from '../../lib/contract/constants';
 import { useSite } from '../site';
 import { useModalDialog } from './useModalDialog';
 import styles from './LoginPrompt.module.css';

@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { isReservedUsername } from '../../lib/contract';
+import { isReservedUsername } from '../../lib/contract/usernames';
 import { ProfileCard, useFanstage } from '../../lib/ui';
 import { usePageTitle } from '../site';
 import NotFound from './NotFound';
 import { ProfileActions } from './ProfileActions';
+import { ProfilePosts } from './ProfilePosts';
 import styles from './Profile.module.css';
 
 const notFoundCodes = new Set(['user-not-found', 'not-found']);
@@ -34,6 +35,7 @@ function KnownProfile({ id }: { id: string }) {
     <div className={styles.profile}>
       <ProfileCard username={id} headingLevel={1} />
       {profile ? <ProfileActions profile={profile} /> : null}
+      {profile ? <ProfilePosts userId={profile.id} name={profile.displayName.trim() || profile.username} /> : null}
     </div>
   );
 }

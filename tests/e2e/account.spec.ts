@@ -125,6 +125,9 @@ test.describe('accounts on the reference site', () => {
     await nav.getByRole('button', { name: 'Odhlásit se' }).click();
     await confirmCs.getByRole('button', { name: 'Odhlásit se' }).click();
     await expect(page).toHaveURL('/');
+    // Logging out loads the public page afresh; reloading before that load ends would cut it off.
+    await page.waitForLoadState('load');
+    await expect(nav.getByRole('button', { name: 'Profil' })).toBeVisible();
     await page.reload();
     await expect(nav.getByRole('button', { name: 'Profil' })).toBeVisible();
   });

@@ -51,6 +51,35 @@ test.describe('the partner demo', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('the feed element shows the creator’s posts, locked pictures blurred', async ({ page, request }) => {
+    const response = await request.get('/papi/2/posts?username=lucy.rivers');
+    const posts = ((await response.json()) as { body: { id: number; media: { mediaPrice: number; mediaHash: string }[] }[] }).body;
+    expect(posts.length).toBeGreaterThan(0);
+    await page.goto('/demo/');
+    const feed = page.locator('fanstage-feed[creator="lucy.rivers"]');
+    await expect(feed.locator('article[data-post-id]').first()).toBeVisible();
+    expect(await feed.evaluate((el) => el.shadowRoot?.querySelector('article[data-post-id]') !== null)).toBe(true);
+    // The feed is windowed: posts render as they scroll into view, newest first.
+    for (const post of posts) {
+      const card = feed.locator(`article[data-post-id="${post.id}"]`);
+      await expect
+        .poll(async () => {
+          const count = await card.count();
+          if (count === 0) await page.mouse.wheel(0, 300);
+          return count;
+        })
+        .toBe(1);
+      // A visitor gets the blurred preview of a priced picture, never its original.
+      for (const media of post.media) {
+        const sources = await card.locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).currentSrc || (img as HTMLImageElement).src));
+        const own = sources.filter((src) => src.includes(media.mediaHash));
+        expect(own.length).toBeGreaterThan(0);
+        if (media.mediaPrice > 0) for (const src of own) expect(src).toContain('t=blur');
+      }
+    }
+    expect(posts.some((post) => post.media.some((m) => m.mediaPrice > 0))).toBe(true);
+  });
+
   test('the React page renders the cards through the npm package', async ({ page, request }) => {
     const lucy = await apiProfile(request, 'lucy.rivers');
     const marek = await apiProfile(request, 'marek.novak');

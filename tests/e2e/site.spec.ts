@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { formatCount } from '../../lib/sdk';
 import { agreeToTerms, apiCreators, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
+import type { PublicProfile } from '../../lib/contract';
 
 test.describe('the reference site', () => {
   // The age-and-terms agreement has its own tests (account.spec.ts); here it is given up front.
@@ -53,12 +54,16 @@ test.describe('the reference site', () => {
     await expect(grid.getByRole('article').first()).toBeVisible();
   });
 
-  test('Discover shows the same creators under its active-users tab', async ({ page, request }) => {
-    const creators = await apiCreators(request, 15);
+  test('Discover opens on its active-users tab with the creators the server lists there', async ({ page, request }) => {
+    const response = await request.get('/papi/discover/active-users');
+    const active = ((await response.json()) as { body: PublicProfile[] }).body;
+    expect(active.length).toBeGreaterThan(0);
     await page.goto('/discover');
     await expect(page.getByRole('heading', { level: 1, name: 'Discover' })).toBeAttached();
     await expect(page.getByRole('navigation', { name: 'Discover sections' }).getByRole('link', { name: 'Active users' })).toHaveAttribute('aria-current', 'page');
-    await expect(page.getByTestId('creator-grid').getByRole('article')).toHaveCount(creators.length);
+    const list = page.getByTestId('discover-users');
+    await expect(list.getByRole('article')).toHaveCount(active.length);
+    await expect(list).toContainText(active[0]!.displayName);
   });
 
   test('an unknown user, an unknown path and a reserved name show the not-found screen', async ({ page }) => {
@@ -105,7 +110,7 @@ test.describe('the reference site', () => {
     expect(days).toBeGreaterThan(399);
 
     // The API is asked in the same language.
-    const apiCall = page.waitForRequest((r) => r.url().includes('/papi/who-to-follow'));
+    const apiCall = page.waitForRequest((r) => r.url().includes('/papi/discover/'));
     await page.getByRole('navigation', { name: 'Hlavní navigace' }).getByRole('link', { name: 'Objevovat' }).click();
     expect((await apiCall).headers()['language']).toBe('cs');
 

@@ -1,0 +1,64 @@
+import { expect, test, type Page } from '@playwright/test';
+import { viewports } from './support';
+import { jpeg, signUpVerifiedFan } from './postsSupport';
+
+const messages = {
+  lowRes: 'The picture is too small. Choose one at least 400 pixels wide and high.',
+  format: 'This file could not be read. Choose a photo or a video in a common format.',
+};
+
+async function pick(page: Page, open: () => Promise<void>, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const chooser = page.waitForEvent('filechooser');
+  await open();
+  await (await chooser).setFiles(file);
+}
+
+/**
+ * SPEC §5 and §8 in the browser: the editor checks a file before sending it and names the
+ * cause in the upload error popup. A video over 35 minutes is refused the same way; it is
+ * tested on the server (tests/server), since making one here would take longer than the rule.
+ */
+test('the editor refuses a 300 × 300 picture and a text file named .jpg, each with the spec’s message', async ({ page }) => {
+  await page.setViewportSize(viewports.tablet);
+  await signUpVerifiedFan(page, 'uploadfan');
+  await page.goto('/new-post');
+  await expect(page.getByRole('heading', { level: 1, name: 'New post' })).toBeVisible();
+
+  await pick(page, () => page.getByRole('button', { name: 'Choose a photo or video' }).click(), { name: 'small.jpg', mimeType: 'image/jpeg', buffer: await jpeg(300, 300) });
+  const popup = page.getByRole('dialog', { name: "This file can't be used" });
+  await expect(popup).toBeVisible();
+  await expect(popup).toContainText(messages.lowRes);
+
+  // 'Choose other media' opens the picker again.
+  await pick(page, () => popup.getByRole('button', { name: 'Choose other media' }).click(), { name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('These are my notes, not a picture.\n') });
+  await expect(popup).toBeVisible();
+  await expect(popup).toContainText(messages.format);
+
+  // Cancel closes the popup and leaves the editor as it was.
+  await popup.getByRole('button', { name: 'Cancel' }).click();
+  await expect(popup).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Post', exact: true })).toBeDisabled();
+});
+
+test('a picture dropped on the timeline opens the editor, which checks it', async ({ page }) => {
+  await page.setViewportSize(viewports.web);
+  await signUpVerifiedFan(page, 'dropfan');
+  await page.goto('/timeline');
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toBeVisible();
+
+  const bytes = (await jpeg(300, 300)).toString('base64');
+  const transfer = await page.evaluateHandle((base64) => {
+    const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([data], 'dropped.jpg', { type: 'image/jpeg' }));
+    return dt;
+  }, bytes);
+  await timeline.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await expect(page.getByText('Drop a photo or a video here to post it')).toBeVisible();
+  await timeline.dispatchEvent('drop', { dataTransfer: transfer });
+
+  await expect(page).toHaveURL('/new-post');
+  const popup = page.getByRole('dialog', { name: "This file can't be used" });
+  await expect(popup).toContainText(messages.lowRes);
+});
