@@ -52,6 +52,20 @@ describe('the profile store', () => {
     expect(store.get('alice').status.value).toBe('ready');
   });
 
+  it('keeps a follow made while an older answer of the profile was on its way', async () => {
+    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    store.remember([profile()]);
+    const reload = store.load('alice');
+    // The viewer follows before the (30 ms late) answer arrives; the answer predates the follow.
+    store.patch(42, (p) => ({ ...p, isFollowed: true, followersCount: p.followersCount + 1 }));
+    await reload;
+    expect(store.get('alice').profile.value?.isFollowed).toBe(true);
+    expect(store.get('42').profile.value?.isFollowed).toBe(true);
+    // A later answer, asked after the change, is taken as it is.
+    await store.load('alice');
+    expect(store.get('alice').profile.value?.isFollowed).toBeUndefined();
+  });
+
   it('makes one request for concurrent gets of the same profile', async () => {
     const before = requestsTo('/papi/users/alice');
     const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));

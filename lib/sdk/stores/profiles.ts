@@ -34,6 +34,17 @@ interface MutableEntry {
   serial: number;
 }
 
+/** The fields a local change (follow, block, hide) sets, which an older server answer must not undo. */
+function relationOf(profile: KnownProfile): Partial<KnownProfile> {
+  const { isFollowed, blockedStatus, isHidden, isMySubscriber, followersCount } = profile;
+  const relation: Partial<KnownProfile> = { followersCount };
+  if (isFollowed !== undefined) relation.isFollowed = isFollowed;
+  if (blockedStatus !== undefined) relation.blockedStatus = blockedStatus;
+  if (isHidden !== undefined) relation.isHidden = isHidden;
+  if (isMySubscriber !== undefined) relation.isMySubscriber = isMySubscriber;
+  return relation;
+}
+
 /**
  * Profiles by username or id, shared by every component of one client: two cards of the
  * same creator make one request and show the same state.
@@ -42,6 +53,9 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
   const api = publicApi(client);
   const social = socialApi(client);
   const entries = new Map<string, MutableEntry>();
+  /** Counts local changes (`patch`); per user id, the count at its latest change. */
+  let changes = 0;
+  const changedAt = new Map<number, number>();
 
   function entryFor(key: string): MutableEntry {
     let entry = entries.get(key);
@@ -91,6 +105,7 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
   function patch(id: number, change: (profile: KnownProfile) => KnownProfile): boolean {
     const current = entries.get(String(id))?.profile.peek();
     if (!current) return false;
+    changedAt.set(id, ++changes);
     store(change(current));
     return true;
   }
@@ -110,14 +125,18 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
     entry.status.value = 'loading';
     entry.error.value = null;
     const serial = ++entry.serial;
+    const changesBefore = changes;
     entry.pendingViewed = viewed;
     const request: Promise<KnownProfile> = viewed ? social.viewedUser(key) : api.user(key);
     const pending = request
       .then(
         (profile) => {
           if (entry.serial !== serial) return;
-          store(profile);
-          entry.profile.value = profile;
+          // A follow or block made while this answer was on its way is newer than the answer.
+          const current = (changedAt.get(profile.id) ?? 0) > changesBefore ? peek(profile.id) : null;
+          const fresh = current ? { ...profile, ...relationOf(current) } : profile;
+          store(fresh);
+          entry.profile.value = fresh;
           entry.status.value = 'ready';
         },
         (error: unknown) => {
