@@ -86,3 +86,42 @@ export const DiscoverTabs = ['newposts', 'activeusers', 'hasBadge', 'teens', 'mi
 export const AgeFilter = { min: 18, max: 42, teenMax: 25, milfMin: 30, milfMax: 50 } as const;
 
 export type DiscoverTab = (typeof DiscoverTabs)[number];
+
+/** Money (lib/contract/payments.ts, subscriptions.ts). */
+export const PaymentStatuses = ['created', 'challenge', 'processing', 'paid', 'declined', 'failed', 'expired'] as const;
+export const TransactionTypes = [
+  'topup',
+  'gift',
+  'unlock',
+  'subscription',
+  'chat-message',
+  'chat-media',
+  'call',
+  'hold',
+  'hold-settle',
+  'hold-release',
+  'payout',
+  'payout-sent',
+  'payout-returned',
+  'affiliate',
+  'promotion',
+  'correction',
+] as const;
+export const PayoutMethods = ['paypal', 'card'] as const;
+export type PaymentStatus = (typeof PaymentStatuses)[number];
+export type TransactionType = (typeof TransactionTypes)[number];
+export type PayoutMethod = (typeof PayoutMethods)[number];
+
+/**
+ * SPEC §4 statuses: 11 waiting for payment, 12 payment processing, 21 active, 23 renewal
+ * payment failed (still active until the end date; paying again continues it), 24 cancelled
+ * (active until the end date; revert-cancel continues it), 50 expired.
+ */
+export const SubscriptionStatus = {
+  waitingPayment: 11,
+  processing: 12,
+  active: 21,
+  paymentFailed: 23,
+  cancelled: 24,
+  expired: 50,
+} as const;

@@ -47,6 +47,27 @@ export const ErrorKeys = [
   'post-scheduled',
   'invalid-price',
   'media-locked',
+  // money
+  'noMoney',
+  'idempotency-conflict',
+  'price-changed',
+  'nsfw-agreement-required',
+  'gift-not-found',
+  'gift-send-error',
+  'payment_is_processing',
+  'payment-declined',
+  'payment-failed',
+  'processor-unknown',
+  'package-not-found',
+  'card-not-found',
+  'order-not-found',
+  'invalid-signature',
+  'offer-not-found',
+  'subscription-not-found',
+  'already-subscribed',
+  'invalid-amount',
+  'payout-too-small',
+  'couldnt-get-info-from-server',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -12,3 +12,5 @@ export * from './media';
 export * from './posts';
 export * from './notifications';
 export * from './search';
+export * from './payments';
+export * from './subscriptions';

@@ -4,6 +4,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createClock } from './clock';
+import { createJobs, type Jobs } from './jobs';
+import { registerLedgerJobs } from './ledger/jobs';
+import { registerPaymentRoutes } from './features/payments/routes';
+import { registerSpendingRoutes } from './features/spending/routes';
+import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
 import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
@@ -48,6 +54,8 @@ declare module 'fastify' {
       database: DatabaseHandle;
       /** Every route registered, for the OpenAPI check and tests that walk the route table. */
       routes: readonly RouteEntry[];
+      /** Timed work (renewals, lapsed holds); tests run a job at once with `jobs.runNow(name)`. */
+      jobs: Jobs;
     };
   }
 }
@@ -90,8 +98,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await database.close();
   });
   const storage: MediaStorage = config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media'));
-  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret) };
-  app.decorate('fanstage', { ...ctx, database, routes });
+  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock() };
+  const jobs = createJobs(ctx, app.log, database.driver);
+  app.decorate('fanstage', { ...ctx, database, routes, jobs });
 
   try {
     await ensureGiftCatalogue(ctx);
@@ -160,6 +169,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSearchRoutes(app, ctx);
   registerPostRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
+  registerLedgerJobs(jobs);
+  registerPaymentRoutes(app, ctx, jobs);
+  registerSpendingRoutes(app, ctx);
+  registerSubscriptionRoutes(app, ctx, jobs);
+  // Timers only where the server really serves; tests run jobs themselves.
+  if (config.nodeEnv !== 'test') {
+    app.addHook('onReady', async () => jobs.start());
+    app.addHook('onClose', async () => jobs.stop());
+  }
 
   let openapi: string | undefined;
   app.get('/papi/openapi.json', { schema: { hide: true } }, async (_request, reply) => {

@@ -6,6 +6,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
 import type { MediaStorage } from './media/storage';
@@ -18,6 +19,8 @@ export interface AppContext {
   storage: MediaStorage;
   /** Signs and checks the `k` keys of locked media addresses. */
   unlockKeys: UnlockKeys;
+  /** Now, movable by tests (renewals, lapsed holds). */
+  clock: Clock;
 }
 
 /** The Fastify instance with TypeBox inference for route schemas. */

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
+  check,
   customType,
   doublePrecision,
   jsonb,
@@ -77,6 +79,12 @@ export const users = pgTable(
     languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
     /** Notifications created after this instant count as unread. */
     notificationsReadAt: timestamp('notifications_read_at', { withTimezone: true }),
+    /** The affiliate who brought this user (POST /api/users/aff-code); earns a share of the platform's fee on their spending. */
+    referrerId: integer('referrer_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** Earnings (cents) the creator has seen: the badge shows the balance above it (SPEC §3 myCbalance_acked). */
+    earningsAcked: bigint('earnings_acked', { mode: 'number' }).notNull().default(0),
+    /** When the creator dismissed the first-earnings popup; null until then. */
+    firstEarningsSeenAt: timestamp('first_earnings_seen_at', { withTimezone: true }),
   },
   (t) => [
     // Usernames and e-mails are unique regardless of case: "Lucy.Rivers" is lucy.rivers.
@@ -509,6 +517,242 @@ export const embedOrigins = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.origin] }), index('embed_origins_origin_idx').on(t.origin)],
 );
 
+/**
+ * The ledger (DESIGN.md "Money"). Every amount is integer cents (for fans' wallets one credit is
+ * one cent). An account's balance only changes together with an entry of a transfer in the same
+ * transaction, and the entries of a transfer sum to zero, so the sum over all accounts is zero.
+ * Only the outside world's accounts (card processors, promotions, payouts sent) may go negative.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** wallet, earnings (per user); fees, promotions, holds, payouts-pending, payouts-sent, processor (platform). */
+    kind: text('kind').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    /** For processor accounts: which processor the money came through. */
+    processor: text('processor'),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+    allowNegative: boolean('allow_negative').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_owner_idx').on(t.kind, sql`coalesce(${t.userId}, 0)`, sql`coalesce(${t.processor}, '')`),
+    check('ledger_accounts_not_negative', sql`${t.allowNegative} or ${t.balance} >= 0`),
+  ],
+);
+
+/**
+ * One movement of money. `idempotencyKey` names the business event (a callback of one order,
+ * one unlock, one renewal period); repeating it returns the first transfer, and the same key
+ * with a different request (`requestHash`) is refused.
+ */
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** topup, gift, unlock, subscription, hold, hold-settle, hold-release, payout, payout-sent, payout-returned, promotion, correction, chat-message, chat-media, call. */
+    kind: text('kind').notNull(),
+    /** Who paid or asked (the fan for spending, the creator for payouts). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The other person: the creator paid, or the fan who paid. */
+    counterpartyId: integer('counterparty_id').references(() => users.id, { onDelete: 'set null' }),
+    /** What it was for: postId, giftId, mediaId, offerId, subscriptionId, orderId, holdId, payoutId, conversation … */
+    meta: jsonb('meta').$type<Record<string, string | number | null>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ledger_transfers_key_idx').on(t.idempotencyKey)],
+);
+
+/** The legs of a transfer: positive adds to the account's balance, negative takes from it. Never edited. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    transferId: integer('transfer_id')
+      .notNull()
+      .references(() => ledgerTransfers.id, { onDelete: 'restrict' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledger_entries_account_idx').on(t.accountId, t.id.desc()), index('ledger_entries_transfer_idx').on(t.transferId)],
+);
+
+/**
+ * Money set aside from a wallet that may be spent (a paid call's next minutes): reserved into
+ * the platform's holds account, then settled to the earner (partly or fully) or released.
+ * An open hold past `expiresAt` is released by the sweeper.
+ */
+export const ledgerHolds = pgTable(
+  'ledger_holds',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The business event that asked for it; reserving with the same key returns this hold. */
+    key: text('key').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    /** Who may be paid from it. */
+    beneficiaryId: integer('beneficiary_id').references(() => users.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** What is still held: amount minus settled minus released. */
+    remaining: bigint('remaining', { mode: 'number' }).notNull(),
+    /** open or closed. */
+    status: text('status').notNull().default('open'),
+    purpose: text('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('ledger_holds_key_idx').on(t.key),
+    index('ledger_holds_open_idx').on(t.expiresAt).where(sql`${t.status} = 'open'`), check('ledger_holds_remaining', sql`${t.remaining} >= 0`),
+  ],
+);
+
+/** Credit packages (SPEC §3 Package): `cValue` credits for `gValue` cents charged to the card. */
+export const creditPackages = pgTable('credit_packages', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  cValue: integer('c_value').notNull(),
+  gValue: integer('g_value').notNull(),
+  sortOrder: integer('sort_order').notNull().default(0),
+  active: boolean('active').notNull().default(true),
+});
+
+/** Cards saved with a processor; we keep only the processor's reference and what a person needs to recognise the card. */
+export const paymentCards = pgTable(
+  'payment_cards',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processor: text('processor').notNull(),
+    /** The processor's token for the card; never a card number. */
+    token: text('token').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: smallint('exp_month').notNull(),
+    expYear: smallint('exp_year').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('payment_cards_user_idx').on(t.userId)],
+);
+
+/**
+ * A card payment: credits for a package, or a subscription's payment. `id` is the public order
+ * id the processor and `/gopay-return?id=` carry. Status: created, challenge (second step
+ * asked), processing, paid, declined, failed, expired.
+ */
+export const paymentOrders = pgTable(
+  'payment_orders',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processor: text('processor').notNull(),
+    /** credits or subscription. */
+    purpose: text('purpose').notNull(),
+    packageId: integer('package_id').references(() => creditPackages.id),
+    subscriptionId: integer('subscription_id').references((): AnyPgColumn => subscriptions.id, { onDelete: 'set null' }),
+    /** Cents charged to the card. */
+    amount: integer('amount').notNull(),
+    /** Credits the wallet receives when paid. */
+    credits: integer('credits').notNull(),
+    status: text('status').notNull().default('created'),
+    cardId: integer('card_id').references(() => paymentCards.id, { onDelete: 'set null' }),
+    saveCard: boolean('save_card').notNull().default(false),
+    /** The processor's own reference for the charge. */
+    externalId: text('external_id'),
+    failureReason: text('failure_reason'),
+    /** Where the person returns after the processor's page. */
+    returnUrl: text('return_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+/** Subscription offers a seller makes (SPEC §3 Subscription, offer side): monthly `priceCents` earned by the creator. */
+export const subscriptionOffers = pgTable(
+  'subscription_offers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('subscription_offers_user_idx').on(t.userId)],
+);
+
+/**
+ * A fan's subscription to an offer. Status (SPEC §4): 11 waiting for payment, 12 payment
+ * processing, 21 active, 23 renewal payment failed (still active until the end date),
+ * 24 cancelled (active until the end date, can be reverted), 50 expired.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    offerId: integer('offer_id')
+      .notNull()
+      .references(() => subscriptionOffers.id, { onDelete: 'restrict' }),
+    subscriberId: integer('subscriber_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: smallint('status').notNull().default(11),
+    /** Cents the creator earns each period (the offer's price when subscribed). */
+    priceCents: integer('price_cents').notNull(),
+    /** credits or card. */
+    payWith: text('pay_with').notNull().default('credits'),
+    cardId: integer('card_id').references(() => paymentCards.id, { onDelete: 'set null' }),
+    /** Periods paid so far; the renewal of period n carries the idempotency key subscription:{id}:{n}. */
+    periodsPaid: integer('periods_paid').notNull().default(0),
+    periodEnd: timestamp('period_end', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('subscriptions_subscriber_idx').on(t.subscriberId, t.status),
+    index('subscriptions_creator_idx').on(t.creatorId, t.status),
+    index('subscriptions_renewal_idx').on(t.periodEnd).where(sql`${t.status} in (21, 23, 24)`),
+  ],
+);
+
+/** Payout requests (SPEC §7 POST /api/earnings/payout): the platform pays them by PayPal or card, once. */
+export const payoutRequests = pgTable(
+  'payout_requests',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amount: integer('amount').notNull(),
+    /** paypal or card. */
+    method: text('method').notNull(),
+    /** requested, sent, returned. */
+    status: text('status').notNull().default('requested'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('payout_requests_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type MediaRow = typeof media.$inferSelect;
@@ -516,3 +760,6 @@ export type GiftRow = typeof gifts.$inferSelect;
 export type PostRow = typeof posts.$inferSelect;
 export type CommentRow = typeof comments.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
+export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type PaymentOrderRow = typeof paymentOrders.$inferSelect;

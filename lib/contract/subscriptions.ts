@@ -1,0 +1,85 @@
+import { Type, type Static } from 'typebox';
+import { MoneyUser } from './payments';
+
+/**
+ * Subscriptions (SPEC §3 Subscription, §4 Subscription status, §7 Subscriptions). Offers are a
+ * seller's monthly prices in cents (what the creator earns; a fan pays it with the salt).
+ * An active subscription unlocks every priced post media of the creator.
+ */
+
+export const Offer = Type.Object(
+  {
+    id: Type.Integer(),
+    userId: Type.Integer(),
+    name: Type.String(),
+    priceCents: Type.Integer({ minimum: 1 }),
+    /** active or deleted. */
+    offerStatus: Type.Enum(['active', 'deleted']),
+    activeSubscribersCount: Type.Integer({ minimum: 0 }),
+    /** What a subscriber saves on the creator's priced post media: in credits (salted) and in cents. */
+    savedGForPosts: Type.Integer({ minimum: 0 }),
+    savedCentsForPosts: Type.Integer({ minimum: 0 }),
+    /** The viewer's own subscription to it, if any. */
+    subscription: Type.Union([Type.Object({ id: Type.Integer(), subscriptionStatus: Type.Integer(), subscriptionEndDate: Type.Union([Type.Integer(), Type.Null()]) }), Type.Null()]),
+  },
+  { $id: 'Offer' },
+);
+export type Offer = Static<typeof Offer>;
+export const OfferList = Type.Array(Offer);
+
+export const OfferQuery = Type.Object({ userId: Type.Integer({ minimum: 1 }) });
+
+export const CreateOfferBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 60 }),
+  /** A post-media price step above 0, in cents. */
+  priceCents: Type.Integer({ minimum: 1 }),
+});
+export type CreateOfferBody = Static<typeof CreateOfferBody>;
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const OfferIdParams = Type.Object({ offerId: Type.Integer({ minimum: 1 }) });
+
+
+export const Subscription = Type.Object(
+  {
+    id: Type.Integer(),
+    subscriptionId: Type.Integer(),
+    offerId: Type.Integer(),
+    offerUserId: Type.Integer(),
+    subscriberUserId: Type.Integer(),
+    subscriptionStatus: Type.Integer(),
+    /** ms; null before the first payment. */
+    subscriptionEndDate: Type.Union([Type.Integer(), Type.Null()]),
+    offerStatus: Type.Enum(['active', 'deleted']),
+    /** The same as subscriptionStatus, under the name list screens read. */
+    status: Type.Integer(),
+    priceCents: Type.Integer(),
+    name: Type.String(),
+    payWith: Type.Enum(['credits', 'card']),
+    /** The other person: the creator on the subscribing list, the fan on the subscribers list. */
+    user: MoneyUser,
+  },
+  { $id: 'Subscription' },
+);
+export type Subscription = Static<typeof Subscription>;
+export const SubscriptionList = Type.Array(Subscription);
+
+/** `POST /api/subscription/subscribe/{offerId}`: pay with credits (default). */
+export const SubscribeBody = Type.Object({
+  /** The price the fan was shown; a changed offer refuses with price-changed. */
+  priceCents: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+/** `POST /api/subscription/pay-new-card` and `/pay-old-card`: subscribe paying by card, renewed from the same card. */
+export const SubscriptionPayCardBody = Type.Object({
+  offerId: Type.Integer({ minimum: 1 }),
+  cardId: Type.Optional(Type.Integer({ minimum: 1 })),
+  processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  returnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type SubscriptionPayCardBody = Static<typeof SubscriptionPayCardBody>;
+
+export const SubscriptionListQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offerId: Type.Optional(Type.Integer({ minimum: 1 })),
+});

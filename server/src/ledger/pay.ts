@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema';
+import { account, transfer, type Leg, type TransferResult, type Tx } from './transfer';
+
+/** The affiliate's share of the platform's fee on what a referred fan spends, in per cent. */
+export const AFFILIATE_SHARE_PERCENT = 10;
+
+export interface PaymentInput {
+  /** The business event (see `transfer`). */
+  key: string;
+  /** gift, unlock, subscription, chat-message, chat-media, call … */
+  kind: string;
+  fanId: number;
+  earnerId: number;
+  /** Credits taken from the fan's wallet (the salted price, or a gift's gValue). */
+  fanAmount: number;
+  /** Cents the earner receives (the stored price, or a gift's cValue); the rest is the platform's fee. */
+  earnerCents: number;
+  meta?: Record<string, string | number | null>;
+}
+
+export function feeLegs(fanId: number, fee: number, referrerId: number | null): { legs: Leg[]; affiliate: number } {
+  const affiliate = referrerId !== null && referrerId !== fanId ? Math.floor((fee * AFFILIATE_SHARE_PERCENT) / 100) : 0;
+  const legs: Leg[] = [];
+  if (fee - affiliate > 0) legs.push({ account: account.fees, amount: fee - affiliate });
+  if (affiliate > 0 && referrerId !== null) legs.push({ account: account.earnings(referrerId), amount: affiliate });
+  return { legs, affiliate };
+}
+
+/**
+ * A fan pays a creator: the fan's wallet gives `fanAmount`, the creator's earnings get
+ * `earnerCents`, the platform keeps the difference, of which the fan's affiliate (if any) gets
+ * their share — all one transfer. Refused with `noMoney` when the wallet cannot pay.
+ */
+export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> {
+  const { fanAmount, earnerCents } = input;
+  if (!Number.isSafeInteger(fanAmount) || !Number.isSafeInteger(earnerCents) || earnerCents < 0 || fanAmount < earnerCents || fanAmount <= 0) {
+    throw new Error(`A payment needs 0 < earnerCents <= fanAmount, got ${earnerCents} of ${fanAmount}`);
+  }
+  const [fan] = await tx.select({ referrerId: users.referrerId }).from(users).where(eq(users.id, input.fanId));
+  const { legs: fees, affiliate } = feeLegs(input.fanId, fanAmount - earnerCents, fan?.referrerId ?? null);
+  const legs: Leg[] = [{ account: account.wallet(input.fanId), amount: -fanAmount }];
+  if (earnerCents > 0) legs.push({ account: account.earnings(input.earnerId), amount: earnerCents });
+  legs.push(...fees);
+  return transfer(tx, {
+    key: input.key,
+    kind: input.kind,
+    userId: input.fanId,
+    counterpartyId: input.earnerId,
+    meta: { ...input.meta, ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}) },
+    legs,
+  });
+}
