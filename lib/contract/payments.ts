@@ -176,7 +176,18 @@ export const EarningsQuery = Type.Object({
 });
 export type EarningsQuery = Static<typeof EarningsQuery>;
 
-export const AffiliateQuery = Type.Object({ userId: Type.Optional(Type.Integer({ minimum: 1 })) });
+/** `GET /api/earnings/transactions-affil/?userId`: the viewer's affiliate fee shares (only those from `userId` when given), 30 a page. */
+export const AffiliateQuery = Type.Object({
+  userId: Type.Optional(Type.Integer({ minimum: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type AffiliateQuery = Static<typeof AffiliateQuery>;
+
+/** `POST /api/users/aff-code {affCode}`: the affiliate who brought the viewer (their username). */
+export const AffCodeBody = Type.Object({ affCode: Type.String({ minLength: 1, maxLength: 64 }) });
+export type AffCodeBody = Static<typeof AffCodeBody>;
+export const AffCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) });
 
 
 /** `POST /api/earnings/payout {cPayout}`: ask for earnings to be paid out. */
@@ -194,6 +205,8 @@ export const Payout = Type.Object({
   ts: Type.Integer(),
 });
 export type Payout = Static<typeof Payout>;
+export const PayoutList = Type.Array(Payout);
+export const PayoutIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** `POST /api/earnings/ack {cBalance}`: the creator saw earnings up to this balance (the badge clears). */
 export const EarningsAckBody = Type.Object({

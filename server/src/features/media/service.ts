@@ -13,7 +13,7 @@ import { AppError } from '../../errors';
 import { createMediaFromFile, detectMediaType, mediaKeys, newMediaHash } from '../../media/pipeline';
 import { downloadTo } from '../../media/storage';
 import type { Viewer } from '../auth/guard';
-import { mediaViewColumns, toMediaView, unlockedMediaIds } from '../posts/views';
+import { earnedCentsByMedia, mediaViewColumns, toMediaView, unlockedMediaIds } from '../posts/views';
 import { mediaPriceProblem, servableStatuses, staleUploadMs } from './domain';
 
 /** Where uploads wait in the media storage until `POST /api/media` turns them into media. */
@@ -211,7 +211,9 @@ export function createMediaService(ctx: AppContext) {
       const isOwner = row !== undefined && viewerId !== null && row.ownerId === viewerId;
       if (row === undefined || (!isOwner && !servableStatuses.includes(row.status))) throw new AppError('not-found');
       const unlocked = viewerId !== null && row.price > 0 && (await unlockedMediaIds(ctx, viewerId, [row.id])).has(row.id);
-      return toMediaView(row, viewerId, unlocked, ctx.unlockKeys);
+      // What the media has earned is its owner's business alone.
+      const earned = isOwner && row.price > 0 ? ((await earnedCentsByMedia(ctx, row.ownerId ?? 0, [row.id])).get(row.id) ?? 0) : 0;
+      return toMediaView(row, viewerId, unlocked, ctx.unlockKeys, Date.now(), earned);
     },
   };
 }

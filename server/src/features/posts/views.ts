@@ -1,8 +1,22 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { MediaView } from '../../../../lib/contract/media';
 import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
-import { follows, media, mediaUnlocks, postLikes, postMedia, posts, users, type MediaRow } from '../../db/schema';
+import type { Database } from '../../db';
+import {
+  follows,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransfers,
+  media,
+  mediaUnlocks,
+  postLikes,
+  postMedia,
+  posts,
+  subscriptions,
+  users,
+  type MediaRow,
+} from '../../db/schema';
 import type { UnlockKeys } from '../../media/unlock-keys';
 import { profileColumns } from '../users/service';
 import { toPublicProfile } from '../users/domain';
@@ -21,9 +35,11 @@ export type MediaViewRow = Pick<
 
 /**
  * A media as `viewerId` sees it. A priced media is locked unless the viewer owns it or
- * unlocked it; only then does the view carry the `k` key that opens the original.
+ * unlocked it (a paid unlock, or an active subscription to its owner); only then does the
+ * view carry the `k` key that opens the original. `earnedCents` is what its owner earned
+ * from unlocks of it, shown to the owner only.
  */
-export function toMediaView(row: MediaViewRow, viewerId: number | null, unlocked: boolean, keys: UnlockKeys, now = Date.now()): MediaView {
+export function toMediaView(row: MediaViewRow, viewerId: number | null, unlocked: boolean, keys: UnlockKeys, now = Date.now(), earnedCents = 0): MediaView {
   const isOwner = viewerId !== null && row.ownerId === viewerId;
   const open = row.price > 0 && viewerId !== null && (isOwner || unlocked);
   const view: MediaView = {
@@ -39,8 +55,7 @@ export function toMediaView(row: MediaViewRow, viewerId: number | null, unlocked
     mediaDominantColor: row.dominantColor,
     mediaFilter: row.filter,
     mediaDuration: row.duration,
-    // Earnings per media come with the ledger; until then nothing has been earned.
-    earnedCents: 0,
+    earnedCents: isOwner ? earnedCents : 0,
     nsfw: row.nsfw,
   };
   if (row.status === 4 && row.rejectReason !== null) view.rejectReason = row.rejectReason as NonNullable<MediaView['rejectReason']>;
@@ -63,14 +78,77 @@ export const mediaViewColumns = {
   rejectReason: media.rejectReason,
 };
 
-/** Ids of the media in `mediaIds` that `viewerId` unlocked. */
-export async function unlockedMediaIds(ctx: AppContext, viewerId: number, mediaIds: readonly number[]): Promise<Set<number>> {
+/** Subscription statuses that still open the creator's locked post media (SPEC §4: active, renewal failed, cancelled — until the period ends). */
+export const unlockingSubscriptionStatuses: readonly number[] = [21, 23, 24];
+
+type Reader = Pick<Database, 'select'>;
+
+/**
+ * The condition "`viewerId` may open the media in `media`": a paid unlock of it, or — for a
+ * post media — a subscription to its owner that is active at `now`.
+ */
+function openedBy(viewerId: number, now: Date): SQL {
+  return or(
+    sql`exists(select 1 from ${mediaUnlocks} where ${mediaUnlocks.userId} = ${viewerId} and ${mediaUnlocks.mediaId} = ${media.id})`,
+    and(
+      eq(media.kind, 'post'),
+      sql`exists(select 1 from ${subscriptions} where ${subscriptions.subscriberId} = ${viewerId} and ${subscriptions.creatorId} = ${media.ownerId}
+        and ${inArray(subscriptions.status, [...unlockingSubscriptionStatuses])} and ${gt(subscriptions.periodEnd, now)})`,
+    ),
+  )!;
+}
+
+/** Media named by id, or the media of some posts. */
+type MediaSet = { mediaIds: readonly number[] } | { postIds: readonly number[] };
+
+function mediaIdsOf(set: MediaSet) {
+  return 'mediaIds' in set ? [...set.mediaIds] : sql`(select ${postMedia.mediaId} from ${postMedia} where ${inArray(postMedia.postId, [...set.postIds])})`;
+}
+
+/** Ids of the media in `set` that `viewerId` unlocked or is subscribed to; one query. */
+function unlockedQuery(db: Reader, viewerId: number, set: MediaSet, now: Date) {
+  return db
+    .select({ mediaId: media.id })
+    .from(media)
+    .where(and(inArray(media.id, mediaIdsOf(set)), openedBy(viewerId, now)));
+}
+
+/**
+ * Ids of the media in `mediaIds` that `viewerId` may open: unlocked by a payment, or post media
+ * of a creator the viewer has an active subscription to. `db` is the transaction when called
+ * inside one.
+ */
+export async function unlockedMediaIds(ctx: AppContext, viewerId: number, mediaIds: readonly number[], db: Reader = ctx.db): Promise<Set<number>> {
   if (mediaIds.length === 0) return new Set();
-  const rows = await ctx.db
-    .select({ mediaId: mediaUnlocks.mediaId })
-    .from(mediaUnlocks)
-    .where(and(eq(mediaUnlocks.userId, viewerId), inArray(mediaUnlocks.mediaId, [...mediaIds])));
+  const rows = await unlockedQuery(db, viewerId, { mediaIds }, ctx.clock.now());
   return new Set(rows.map((r) => r.mediaId));
+}
+
+/**
+ * What `ownerId` earned from unlocks of each media in `set`, read from the ledger: the entries
+ * on the owner's earnings account of `unlock` transfers naming the media. One query. (The
+ * owner is matched as `coalesce(user_id, 0)`, the expression of the accounts' owner index.)
+ */
+function earnedQuery(db: Reader, ownerId: number, set: MediaSet) {
+  const mediaId = sql<string>`${ledgerTransfers.meta}->>'mediaId'`;
+  const ids =
+    'mediaIds' in set
+      ? sql`(${sql.join(set.mediaIds.map((id) => sql`${String(id)}`), sql`, `)})`
+      : sql`(select ${postMedia.mediaId}::text from ${postMedia} where ${inArray(postMedia.postId, [...set.postIds])})`;
+  return db
+    .select({ mediaId, cents: sql<string>`sum(${ledgerEntries.amount})` })
+    .from(ledgerEntries)
+    .innerJoin(ledgerAccounts, and(eq(ledgerAccounts.id, ledgerEntries.accountId), eq(ledgerAccounts.kind, 'earnings'), sql`coalesce(${ledgerAccounts.userId}, 0) = ${ownerId}`))
+    .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
+    .where(and(eq(ledgerTransfers.kind, 'unlock'), eq(ledgerTransfers.counterpartyId, ownerId), sql`${mediaId} in ${ids}`))
+    .groupBy(mediaId);
+}
+
+/** Cents `ownerId` earned from unlocks of each of `mediaIds` (absent: nothing earned). */
+export async function earnedCentsByMedia(ctx: AppContext, ownerId: number, mediaIds: readonly number[], db: Reader = ctx.db): Promise<Map<number, number>> {
+  if (mediaIds.length === 0) return new Map();
+  const rows = await earnedQuery(db, ownerId, { mediaIds });
+  return new Map(rows.map((r) => [Number(r.mediaId), Number(r.cents)]));
 }
 
 /**
@@ -126,15 +204,8 @@ export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerI
                 inArray(follows.followedId, db.select({ id: posts.userId }).from(posts).where(inArray(posts.id, unique))),
               ),
             ),
-          db
-            .select({ mediaId: mediaUnlocks.mediaId })
-            .from(mediaUnlocks)
-            .where(
-              and(
-                eq(mediaUnlocks.userId, viewerId),
-                inArray(mediaUnlocks.mediaId, db.select({ id: postMedia.mediaId }).from(postMedia).where(inArray(postMedia.postId, unique))),
-              ),
-            ),
+          unlockedQuery(db, viewerId, { postIds: unique }, ctx.clock.now()),
+          earnedQuery(db, viewerId, { postIds: unique }),
         ]);
   const [rows, mediaRows, viewerRows] = await Promise.all([postsQuery, mediaQuery, viewerQueries]);
   if (rows.length === 0) return [];
@@ -142,11 +213,12 @@ export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerI
   const liked = new Set(viewerRows?.[0].map((r) => r.postId));
   const followed = new Set(viewerRows?.[1].map((r) => r.id));
   const unlocked = new Set(viewerRows?.[2].map((r) => r.mediaId));
+  const earned = new Map(viewerRows?.[3].map((r) => [Number(r.mediaId), Number(r.cents)]));
 
   const mediaByPost = new Map<number, MediaView[]>();
   for (const { postId, media: m } of mediaRows) {
     const list = mediaByPost.get(postId) ?? [];
-    list.push(toMediaView(m, viewerId, unlocked.has(m.id), ctx.unlockKeys, now));
+    list.push(toMediaView(m, viewerId, unlocked.has(m.id), ctx.unlockKeys, now, earned.get(m.id) ?? 0));
     mediaByPost.set(postId, list);
   }
 

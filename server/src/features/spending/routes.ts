@@ -1,4 +1,182 @@
+import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
+import {
+  AffCodeBody,
+  AffCodeParams,
+  AffiliateQuery,
+  EarningsAckBody,
+  EarningsQuery,
+  GiftPostBody,
+  GiftResult,
+  Payout,
+  PayoutBody,
+  PayoutIdParams,
+  PayoutList,
+  TipBody,
+  TransactionList,
+  UnlockBody,
+  UnlockResult,
+} from '../../../../lib/contract/payments';
+import { PublicProfile } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
+import { ok, withBody } from '../../http/envelope';
+import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
+import { createEarningsService } from './earnings';
+import { createSpendingService } from './service';
 
 /** Gifts, tips, media unlocks, earnings and payouts (SPEC §7). */
-export function registerSpendingRoutes(_app: App, _ctx: AppContext): void {}
+export function registerSpendingRoutes(app: App, ctx: AppContext): void {
+  const spending = createSpendingService(ctx);
+  const earnings = createEarningsService(ctx);
+  const tags = ['payments'];
+
+  app.post(
+    '/api/posts/gift',
+    {
+      schema: {
+        tags,
+        summary:
+          'Send a gift on someone else’s visible post: the fan pays the gift’s gValue credits, the creator earns cValue. Resending with the same `idempotencyKey` gives once. noMoney (402) when the wallet cannot pay',
+        body: GiftPostBody,
+        response: { 200: BodyEnvelope(GiftResult) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await spending.giftPost(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/users/tip',
+    {
+      schema: {
+        tags,
+        summary: 'Tip a creator (a seller or partner) with a gift, from a tip button: as a gift on a post, with no post',
+        body: TipBody,
+        response: { 200: BodyEnvelope(GiftResult) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await spending.tip(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/media/unlock',
+    {
+      schema: {
+        tags,
+        summary:
+          'Unlock a priced post media at the stored price the fan was shown (`price`): price-changed (409) when it changed, nsfw-agreement-required without the agreement, noMoney (402). Owners, earlier unlockers and subscribers get the key without paying',
+        body: UnlockBody,
+        response: { 200: BodyEnvelope(UnlockResult) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await spending.unlock(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  const earningsSchema = {
+    tags,
+    summary: `The viewer’s earnings lines (gifts, unlocks, subscriptions, affiliate shares, payouts), newest first, ${EARNINGS_PAGE_SIZE} a page`,
+    querystring: EarningsQuery,
+    response: { 200: BodyEnvelope(TransactionList) },
+  };
+  for (const url of ['/api/earnings', '/api/earnings/']) {
+    app.get(url, { schema: earningsSchema, preHandler: authenticate }, async (request) =>
+      withBody(await earnings.list(viewerOf(request).id, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
+    );
+  }
+
+  const affiliateSchema = {
+    tags,
+    summary: `The viewer’s affiliate shares of the platform’s fee on what the people they brought spent (only those from \`userId\` when given), newest first, ${EARNINGS_PAGE_SIZE} a page`,
+    querystring: AffiliateQuery,
+    response: { 200: BodyEnvelope(TransactionList) },
+  };
+  for (const url of ['/api/earnings/transactions-affil', '/api/earnings/transactions-affil/']) {
+    app.get(url, { schema: affiliateSchema, preHandler: authenticate }, async (request) =>
+      withBody(await earnings.affiliateLines(viewerOf(request).id, request.query.userId, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
+    );
+  }
+
+  app.post(
+    '/api/earnings/payout',
+    {
+      schema: {
+        tags,
+        summary: `Ask for earnings to be paid out by PayPal (default) or card. At least ${MIN_PAYOUT_CENTS} cents (payout-too-small), at most the earnings balance (noMoney). The same request again within ${PAYOUT_RESEND_WINDOW_MS / 1000} s is taken for a resend and answers the first request`,
+        body: PayoutBody,
+        response: { 200: BodyEnvelope(Payout) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await earnings.requestPayout(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.get(
+    '/api/earnings/payouts',
+    {
+      schema: { tags, summary: `The viewer’s payout requests, newest first, ${EARNINGS_PAGE_SIZE} a page`, querystring: EarningsQuery, response: { 200: BodyEnvelope(PayoutList) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await earnings.payouts(viewerOf(request).id, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
+  );
+
+  app.post(
+    '/api/admin/payouts/:id/sent',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The platform paid a payout request (admins): its money leaves the pending payouts, once however often this is called',
+        params: PayoutIdParams,
+        response: { 200: BodyEnvelope(Payout) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      requireLevel(request, 500);
+      return withBody(await earnings.markPayoutSent(request.params.id));
+    },
+  );
+
+  app.post(
+    '/api/earnings/ack',
+    {
+      schema: {
+        tags,
+        summary: 'The creator saw their earnings up to `cBalance` (the badge clears; never above the balance); `firstEarningsSeen` dismisses the first-earnings popup',
+        body: EarningsAckBody,
+        response: { 200: OkEnvelope },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      await earnings.acknowledge(viewerOf(request).id, request.body);
+      return ok;
+    },
+  );
+
+  app.post(
+    '/api/users/aff-code',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Record the affiliate who brought the viewer (`affCode`: their username); set once, never oneself; user-not-found for an unknown code',
+        body: AffCodeBody,
+        response: { 200: OkEnvelope },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      await earnings.setReferrer(viewerOf(request).id, request.body.affCode);
+      return ok;
+    },
+  );
+
+  app.get(
+    '/papi/users/aff-code/:code',
+    {
+      schema: { tags: ['users'], summary: 'The public profile of the affiliate behind a code, for the invitation prompt', params: AffCodeParams, response: { 200: BodyEnvelope(PublicProfile) } },
+    },
+    async (request) => withBody(await earnings.affiliateProfile(request.params.code)),
+  );
+}

@@ -1,0 +1,63 @@
+import type { MoneyUser, Transaction } from '../../../../lib/contract/payments';
+
+/** The smallest payout a creator may ask for, in cents ($20). */
+export const MIN_PAYOUT_CENTS = 2000;
+
+/**
+ * A payout request identical to one the same creator made this recently (same amount, same
+ * method) is taken for a resend of that request by the client and answers the first one.
+ */
+export const PAYOUT_RESEND_WINDOW_MS = 10_000;
+
+/** Earnings lists, 30 a page (SPEC §9). */
+export const EARNINGS_PAGE_SIZE = 30;
+
+/** What a line of an earnings list is read from: one ledger entry with its transfer and payer. */
+export interface EarningsLineRow {
+  entryId: number;
+  amount: number;
+  createdAt: Date;
+  kind: string;
+  meta: Record<string, string | number | null>;
+  payerId: number | null;
+  counterpartyId: number | null;
+  payerUsername: string | null;
+  payerDisplayName: string | null;
+  payerAvatarHash: string | null;
+  payerAvatarFormat: string | null;
+}
+
+const idOf = (value: string | number | null | undefined): number | null => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/**
+ * A line of `viewerId`'s earnings. The transfer kind names what happened (gift, unlock,
+ * subscription, payout …); a fee share the viewer earned as the payer's affiliate is an
+ * `affiliate` line. `user` is who paid, left out when it is the viewer (a payout).
+ */
+export function toEarningsLine(row: EarningsLineRow, viewerId: number): Transaction {
+  const affiliateShare = idOf(row.meta.affiliateId) === viewerId && row.counterpartyId !== viewerId;
+  const mediaId = idOf(row.meta.mediaId);
+  const user: MoneyUser | null =
+    row.payerId !== null && row.payerId !== viewerId && row.payerUsername !== null
+      ? {
+          id: row.payerId,
+          username: row.payerUsername,
+          displayName: row.payerDisplayName ?? row.payerUsername,
+          avatarMedia: row.payerAvatarHash !== null && row.payerAvatarFormat !== null ? { mediaHash: row.payerAvatarHash, format: row.payerAvatarFormat } : null,
+        }
+      : null;
+  return {
+    id: row.entryId,
+    transactionType: affiliateShare ? 'affiliate' : row.kind,
+    transferType: row.kind === 'call' ? 'call' : 'earnings',
+    amountCents: row.amount,
+    user,
+    giftId: idOf(row.meta.giftId),
+    postId: idOf(row.meta.postId),
+    media: mediaId === null ? null : { mediaId },
+    ts: row.createdAt.getTime(),
+  };
+}

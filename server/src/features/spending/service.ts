@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { GiftPostBody, GiftResult, TipBody, UnlockBody, UnlockResult } from '../../../../lib/contract/payments';
+import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import type { AppContext } from '../../context';
+import { gifts, media, mediaUnlocks, postMedia, posts, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import { account, balanceOf, inTransaction, pay, type Tx } from '../../ledger';
+import { servableStatuses } from '../media/domain';
+import { recordNotification } from '../notifications/service';
+import { blockedWith, postDoesntExist, visiblePost } from '../posts/access';
+import { unlockedMediaIds } from '../posts/views';
+
+/**
+ * Spending credits: gifts on posts, tips to creators and unlocks of locked media (SPEC §7).
+ * Every payment moves money with `pay` inside the transaction that records what it paid for,
+ * under an idempotency key naming the event, so a resend never charges twice.
+ */
+export function createSpendingService(ctx: AppContext) {
+  async function activeGift(tx: Tx, giftId: number) {
+    const [gift] = await tx
+      .select({ id: gifts.id, gValue: gifts.gValue, cValue: gifts.cValue })
+      .from(gifts)
+      .where(and(eq(gifts.id, giftId), eq(gifts.active, true)))
+      .limit(1);
+    if (gift === undefined) throw new AppError('gift-not-found');
+    return gift;
+  }
+
+  /** The key of a gift: the client's key when given (so a resend gives once), else a fresh one. */
+  const giftKey = (fanId: number, clientKey: string | undefined) => `gift:${fanId}:${clientKey ?? randomBytes(12).toString('base64url')}`;
+
+  const walletAnswer = async (tx: Tx, fanId: number) => ({ gBalance: await balanceOf(tx, account.wallet(fanId)), ts: ctx.clock.now().getTime() });
+
+  return {
+    /** A gift on someone else's visible post: the fan pays gValue, the creator earns cValue. */
+    async giftPost(fanId: number, body: GiftPostBody): Promise<GiftResult> {
+      return inTransaction(ctx.db, async (tx) => {
+        const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
+        if (post.userId === fanId) throw new AppError('cannot-target-self');
+        const gift = await activeGift(tx, body.giftId);
+        const { replayed } = await pay(tx, {
+          key: giftKey(fanId, body.idempotencyKey),
+          kind: 'gift',
+          fanId,
+          earnerId: post.userId,
+          fanAmount: gift.gValue,
+          earnerCents: gift.cValue,
+          meta: { postId: post.id, giftId: gift.id },
+        });
+        let totalGiftsCount: number;
+        if (replayed) {
+          const [row] = await tx.select({ count: posts.giftsCount }).from(posts).where(eq(posts.id, post.id));
+          totalGiftsCount = row?.count ?? 0;
+        } else {
+          const [row] = await tx
+            .update(posts)
+            .set({ giftsCount: sql`${posts.giftsCount} + 1` })
+            .where(eq(posts.id, post.id))
+            .returning({ count: posts.giftsCount });
+          totalGiftsCount = row?.count ?? 0;
+          await recordNotification(tx, { userId: post.userId, type: 'postGift', fromUserId: fanId, postId: post.id, giftId: gift.id });
+        }
+        return { ...(await walletAnswer(tx, fanId)), totalGiftsCount };
+      });
+    },
+
+    /**
+     * A tip from a tip button: a gift to a creator (a seller or partner) with no post. It is
+     * announced as a `postGift` notification without a post: `chatGift` would point the
+     * creator at a conversation that does not exist.
+     */
+    async tip(fanId: number, body: TipBody): Promise<GiftResult> {
+      if (body.userId === fanId) throw new AppError('cannot-target-self');
+      return inTransaction(ctx.db, async (tx) => {
+        const [creator] = await tx
+          .select({ id: users.id, isSeller: users.isSeller, isPartner: users.isPartner, blocked: blockedWith(fanId, users.id).mapWith(Boolean) })
+          .from(users)
+          .where(and(eq(users.id, body.userId), isNull(users.deletedAt), isNull(users.bannedAt)))
+          .limit(1);
+        if (creator === undefined || creator.blocked) throw new AppError('user-not-found');
+        if (!creator.isSeller && !creator.isPartner) throw new AppError('gift-send-error');
+        const gift = await activeGift(tx, body.giftId);
+        const { replayed } = await pay(tx, {
+          key: giftKey(fanId, body.idempotencyKey),
+          kind: 'gift',
+          fanId,
+          earnerId: creator.id,
+          fanAmount: gift.gValue,
+          earnerCents: gift.cValue,
+          meta: { giftId: gift.id },
+        });
+        if (!replayed) await recordNotification(tx, { userId: creator.id, type: 'postGift', fromUserId: fanId, giftId: gift.id });
+        return walletAnswer(tx, fanId);
+      });
+    },
+
+    /**
+     * Unlocks a priced post media for the fan at the price the fan was shown. The media row is
+     * read under a share lock, so its price cannot change between the check and the payment.
+     * Owners, fans who unlocked it before and subscribers get the key without paying.
+     */
+    async unlock(fanId: number, body: UnlockBody): Promise<UnlockResult> {
+      return inTransaction(ctx.db, async (tx) => {
+        const now = ctx.clock.now();
+        const [row] = await tx
+          .select({ id: media.id, hash: media.hash, ownerId: media.ownerId, price: media.price, status: media.status })
+          .from(media)
+          .where(eq(media.id, body.id))
+          .for('share', { of: media })
+          .limit(1);
+        if (row === undefined || row.ownerId === null) throw postDoesntExist();
+        const answer = async (): Promise<UnlockResult> => ({
+          mediaId: row.id,
+          mediaUnlockHash: ctx.unlockKeys.issue(row.hash, fanId, now.getTime()),
+          ...(await walletAnswer(tx, fanId)),
+        });
+        if (row.ownerId === fanId) return answer();
+
+        // A post of the owner that the fan may see: published, not deleted, no block either way.
+        const [shown] = await tx
+          .select({ postId: posts.id })
+          .from(postMedia)
+          .innerJoin(posts, eq(posts.id, postMedia.postId))
+          .innerJoin(users, eq(users.id, posts.userId))
+          .where(
+            and(
+              eq(postMedia.mediaId, row.id),
+              eq(posts.userId, row.ownerId),
+              isNull(posts.deletedAt),
+              isNull(users.deletedAt),
+              lte(posts.publishedAt, now),
+              sql`not ${blockedWith(fanId, posts.userId)}`,
+            ),
+          )
+          .orderBy(posts.id)
+          .limit(1);
+        if (shown === undefined) throw postDoesntExist();
+        if (!servableStatuses.includes(row.status)) throw new AppError('media-not-ready');
+
+        if ((await unlockedMediaIds(ctx, fanId, [row.id], tx)).has(row.id)) return answer();
+        if (body.price !== row.price) throw new AppError('price-changed', { body: { mediaId: row.id, price: row.price } });
+        if (row.price <= 0) throw new AppError('invalid-price');
+        const [fan] = await tx.select({ nsfwAgreement: users.nsfwAgreement }).from(users).where(eq(users.id, fanId));
+        if (fan?.nsfwAgreement !== 1) throw new AppError('nsfw-agreement-required');
+
+        const fanAmount = fanPriceCents(row.price, ctx.config.priceSalt);
+        const { replayed } = await pay(tx, {
+          key: `unlock:${fanId}:${row.id}`,
+          kind: 'unlock',
+          fanId,
+          earnerId: row.ownerId,
+          fanAmount,
+          // A salt below 1 × would make the fan pay less than the price; the creator never earns more than was paid.
+          earnerCents: Math.min(row.price, fanAmount),
+          meta: { mediaId: row.id, postId: shown.postId },
+        });
+        await tx.insert(mediaUnlocks).values({ userId: fanId, mediaId: row.id, pricePaid: fanAmount }).onConflictDoNothing();
+        if (!replayed) await recordNotification(tx, { userId: row.ownerId, type: 'postMediaUnlock', fromUserId: fanId, postId: shown.postId, mediaId: row.id });
+        return answer();
+      });
+    },
+  };
+}
