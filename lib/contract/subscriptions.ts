@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MoneyUser } from './payments';
+import { MoneyUser, PaymentOrder } from './payments';
 
 /**
  * Subscriptions (SPEC §3 Subscription, §4 Subscription status, §7 Subscriptions). Offers are a
@@ -83,3 +83,11 @@ export const SubscriptionListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
   offerId: Type.Optional(Type.Integer({ minimum: 1 })),
 });
+
+/**
+ * The answer of `pay-new-card` and `pay-old-card`: the subscription and the card order paying
+ * it. While `order.redirectUrl` is set the fan must visit the processor's page (a new card, or
+ * a second step the card asked for); the subscription stays 12 until the order is decided.
+ */
+export const SubscriptionCheckout = Type.Object({ subscription: Subscription, order: PaymentOrder }, { $id: 'SubscriptionCheckout' });
+export type SubscriptionCheckout = Static<typeof SubscriptionCheckout>;

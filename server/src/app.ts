@@ -8,6 +8,7 @@ import { createClock } from './clock';
 import { createJobs, type Jobs } from './jobs';
 import { registerLedgerJobs } from './ledger/jobs';
 import { registerPaymentRoutes } from './features/payments/routes';
+import { ensureCreditPackages } from './features/payments/service';
 import { registerSpendingRoutes } from './features/spending/routes';
 import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   try {
     await ensureGiftCatalogue(ctx);
+    await ensureCreditPackages(ctx);
     if (options.seed ?? true) {
       const created = await seedDemoContent(ctx);
       if (created > 0) app.log.info({ users: created }, 'seeded demo content');

@@ -1,5 +1,258 @@
+import { and, eq } from 'drizzle-orm';
+import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
+import {
+  Balance,
+  CardIdParams,
+  CardList,
+  CreditPackageList,
+  OrderBody,
+  PaymentOrder,
+  PaymentResultQuery,
+  PayNewCardBody,
+  PayOldCardBody,
+  ProcessorList,
+  TransactionList,
+  TransactionsQuery,
+} from '../../../../lib/contract/payments';
 import type { App, AppContext } from '../../context';
+import { paymentOrders } from '../../db/schema';
+import { AppError } from '../../errors';
+import { ok, withBody } from '../../http/envelope';
+import { pickLanguage } from '../../http/language';
 import type { Jobs } from '../../jobs';
+import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { applyProcessorEvent, checkoutOf, createOrder, expireOrders, payWithSavedCard, processorsOf, toPaymentOrder } from './orders';
+import { SANDBOX } from './processors/sandbox';
+import { isTrustedReturnUrl, registerSandboxPages, sandboxTitle } from './sandbox-page';
+import { createPaymentService } from './service';
+
+const MERCHANT = 'Fanstage';
+
+/**
+ * Checks a JSON body kept as text the way the server's JSON parser checks every other body:
+ * it must parse and must not try to set an object's prototype.
+ */
+function jsonProblem(text: string): 'empty' | 'invalid' | null {
+  if (text.trim() === '') return 'empty';
+  try {
+    JSON.parse(text);
+  } catch {
+    return 'invalid';
+  }
+  return /"(?:__proto__|constructor)"\s*:/.test(text) ? 'invalid' : null;
+}
 
 /** Card payments, the wallet and its history (SPEC §7 Payments). */
-export function registerPaymentRoutes(_app: App, _ctx: AppContext, _jobs: Jobs): void {}
+export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): void {
+  const service = createPaymentService(ctx);
+  const processors = processorsOf(ctx);
+  const tags = ['payments'];
+
+  app.get(
+    '/api/payments/processors',
+    { schema: { tags, summary: 'The card processors a payment can go through', response: { 200: BodyEnvelope(ProcessorList) } }, preHandler: authenticate },
+    async (request) =>
+      withBody(
+        processors.all().map((processor) => ({
+          name: processor.name,
+          title: processor.name === SANDBOX ? sandboxTitle(request.language) : processor.title,
+          savedCards: processor.savedCards,
+        })),
+      ),
+  );
+
+  app.get(
+    '/api/payments/packages',
+    { schema: { tags, summary: 'Credit packages: `cValue` credits for `gValue` cents', response: { 200: BodyEnvelope(CreditPackageList) } }, preHandler: authenticate },
+    async () => withBody(await service.packages()),
+  );
+
+  app.get(
+    '/api/payments/balance',
+    {
+      schema: { tags, summary: 'The viewer’s credits, earnings, payouts requested, and the time of the last movement', response: { 200: BodyEnvelope(Balance) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.balance(viewerOf(request).id)),
+  );
+
+  app.get(
+    '/api/payments/cards',
+    { schema: { tags, summary: 'The viewer’s saved cards (the processor keeps the card; we keep its token)', response: { 200: BodyEnvelope(CardList) } }, preHandler: authenticate },
+    async (request) => withBody(await service.cards(viewerOf(request).id)),
+  );
+
+  app.delete(
+    '/api/payments/cards/:id',
+    { schema: { tags, summary: 'Forget a saved card of one’s own', params: CardIdParams, response: { 200: OkEnvelope } }, preHandler: authenticate },
+    async (request) => {
+      await service.deleteCard(viewerOf(request).id, request.params.id);
+      return ok;
+    },
+  );
+
+  app.post(
+    '/api/payments/order',
+    {
+      schema: { tags, summary: 'An order for a credit package (status `created`), with the processor page that pays it', body: OrderBody, response: { 200: BodyEnvelope(PaymentOrder) } },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      const pkg = await service.creditPackage(request.body.packageId);
+      const order = await createOrder(ctx, {
+        userId: viewer.id,
+        processor: processors.get(request.body.processor ?? processors.default().name).name,
+        purpose: 'credits',
+        packageId: pkg.id,
+        amount: pkg.gValue,
+        credits: pkg.cValue,
+      });
+      return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, request.language)));
+    },
+  );
+
+  app.post(
+    '/api/payments/pay-new-card',
+    {
+      schema: {
+        tags,
+        summary: 'Buy a credit package with a new card: answers the order with `redirectUrl`, the processor’s page; afterwards the payer lands on `/gopay-return?id=`',
+        body: PayNewCardBody,
+        response: { 200: BodyEnvelope(PaymentOrder) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      const body = request.body;
+      const processor = processors.get(body.processor);
+      const pkg = await service.creditPackage(body.packageId);
+      if (body.returnUrl !== undefined && !(await isTrustedReturnUrl(ctx, body.returnUrl))) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or an allowed embed origin' } });
+      }
+      const order = await createOrder(ctx, {
+        userId: viewer.id,
+        processor: processor.name,
+        purpose: 'credits',
+        packageId: pkg.id,
+        amount: pkg.gValue,
+        credits: pkg.cValue,
+        saveCard: body.saveCard ?? false,
+        returnUrl: body.returnUrl ?? null,
+      });
+      const language = pickLanguage(body.language ?? request.headers.language);
+      return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, language)));
+    },
+  );
+
+  app.post(
+    '/api/payments/pay-old-card',
+    {
+      schema: {
+        tags,
+        summary:
+          'Buy a credit package with a saved card, no page in between: answers the paid order, `payment-declined` (nothing moved), or the order in `challenge` with the page of the second step',
+        body: PayOldCardBody,
+        response: { 200: BodyEnvelope(PaymentOrder) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      const pkg = await service.creditPackage(request.body.packageId);
+      const order = await payWithSavedCard(ctx, {
+        userId: viewer.id,
+        cardId: request.body.cardId,
+        processor: request.body.processor,
+        packageId: pkg.id,
+        amount: pkg.gValue,
+        credits: pkg.cValue,
+      });
+      if (order.status === 'declined') throw new AppError('payment-declined', { body: order });
+      return withBody(order);
+    },
+  );
+
+  // `GET /api/payments/{gw}result?id=`: one static route per processor, since a parameter
+  // cannot share a path segment with a fixed suffix.
+  for (const processor of processors.all()) {
+    app.get(
+      `/api/payments/${processor.name}result`,
+      {
+        schema: {
+          tags,
+          summary: `The viewer’s order paid through ${processor.name} (the return page asks it; \`processing\` means the processor has not decided yet)`,
+          querystring: PaymentResultQuery,
+          response: { 200: BodyEnvelope(PaymentOrder) },
+        },
+        preHandler: authenticate,
+      },
+      async (request) => {
+        const viewer = viewerOf(request);
+        const { id, pgwProcessor } = request.query;
+        if (pgwProcessor !== undefined && pgwProcessor !== '' && pgwProcessor !== processor.name) throw new AppError('processor-unknown');
+        const [order] = await ctx.db
+          .select()
+          .from(paymentOrders)
+          .where(and(eq(paymentOrders.id, id), eq(paymentOrders.userId, viewer.id), eq(paymentOrders.processor, processor.name)));
+        if (!order) throw new AppError('order-not-found');
+        return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, request.language)));
+      },
+    );
+  }
+
+  app.get(
+    '/api/payments/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'The viewer’s wallet history, newest first, 30 a page; `ts` pages back (exclusive)',
+        querystring: TransactionsQuery,
+        response: { 200: BodyEnvelope(TransactionList) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.transactions(viewerOf(request).id, request.query)),
+  );
+
+  // Processors' callbacks and the sandbox's pages read bodies other routes never take: the
+  // callback's exact bytes (the signature covers them) and the card form's urlencoded fields.
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 65_536 }, (_request, body, done) => {
+      const text = String(body);
+      const problem = jsonProblem(text);
+      if (problem === null) done(null, text);
+      else done(Object.assign(new Error(problem === 'empty' ? 'The JSON body is empty' : 'The body is not valid JSON'), { statusCode: 400, code: problem === 'empty' ? 'FST_ERR_CTP_EMPTY_JSON_BODY' : 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+    });
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 65_536 }, (_request, body, done) => {
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(String(body))) fields[name] = value;
+      done(null, fields);
+    });
+
+    for (const processor of processors.all()) {
+      scope.post(
+        `/papi/payments/${processor.name}/callback`,
+        {
+          schema: {
+            tags,
+            summary: `Where ${processor.name} reports a payment’s outcome; authenticated by the processor’s signature (\`invalid-signature\` otherwise) and applied once however often it is sent`,
+            response: { 200: OkEnvelope },
+          },
+        },
+        async (request) => {
+          const rawBody = typeof request.body === 'string' ? request.body : '';
+          const event = await processor.verifyCallback({ headers: request.headers, rawBody });
+          await applyProcessorEvent(ctx, processor.name, event);
+          return ok;
+        },
+      );
+    }
+
+    registerSandboxPages(scope as unknown as App, ctx, { keys: processors.sandbox.keys, merchant: MERCHANT });
+  });
+
+  jobs.add({ name: 'payment-orders-expiry', everyMs: 5 * 60_000, run: expireOrders });
+}

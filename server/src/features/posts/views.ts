@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { MediaView } from '../../../../lib/contract/media';
 import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
@@ -20,6 +20,7 @@ import {
 import type { UnlockKeys } from '../../media/unlock-keys';
 import { profileColumns } from '../users/service';
 import { toPublicProfile } from '../users/domain';
+import { RENEWAL_GRACE_MS } from '../subscriptions/domain';
 
 /**
  * Turning post ids into the posts a viewer sees. Every list of posts (timelines, profile
@@ -78,7 +79,11 @@ export const mediaViewColumns = {
   rejectReason: media.rejectReason,
 };
 
-/** Subscription statuses that still open the creator's locked post media (SPEC §4: active, renewal failed, cancelled — until the period ends). */
+/**
+ * Subscription statuses that open the creator's locked post media (SPEC §4, 20–30 is an active
+ * subscriber): active and cancelled until the period ends; a failed renewal (23) through the
+ * grace in which it is retried.
+ */
 export const unlockingSubscriptionStatuses: readonly number[] = [21, 23, 24];
 
 type Reader = Pick<Database, 'select'>;
@@ -93,7 +98,8 @@ function openedBy(viewerId: number, now: Date): SQL {
     and(
       eq(media.kind, 'post'),
       sql`exists(select 1 from ${subscriptions} where ${subscriptions.subscriberId} = ${viewerId} and ${subscriptions.creatorId} = ${media.ownerId}
-        and ${inArray(subscriptions.status, [...unlockingSubscriptionStatuses])} and ${gt(subscriptions.periodEnd, now)})`,
+        and ${inArray(subscriptions.status, [...unlockingSubscriptionStatuses])}
+        and ${subscriptions.periodEnd} > case when ${subscriptions.status} = 23 then ${new Date(now.getTime() - RENEWAL_GRACE_MS).toISOString()}::timestamptz else ${now.toISOString()}::timestamptz end)`,
     ),
   )!;
 }

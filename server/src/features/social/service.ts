@@ -8,6 +8,7 @@ import { AppError, errors } from '../../errors';
 import { toPublicProfile, toViewedProfile, type ProfileRow } from '../users/domain';
 import { decrementFollowers, profileColumns, type UserService } from '../users/service';
 import { recordNotification } from '../notifications/service';
+import { cancelSubscriptionsBetween } from '../subscriptions/blocking';
 import { containsPattern, mayReadRelations, relationsPageSize, type RelationKind } from './domain';
 
 export interface RelationsRequest {
@@ -101,6 +102,7 @@ export function createSocialService(ctx: AppContext, userService: UserService) {
           )
           .returning({ id: follows.followedId });
         await decrementFollowers(tx, removed.map((r) => r.id));
+        await cancelSubscriptionsBetween(tx, viewerId, targetId, ctx.clock.now());
       });
       userService.forget(viewerId);
       userService.forget(targetId);

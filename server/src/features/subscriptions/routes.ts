@@ -1,5 +1,177 @@
+import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
+import {
+  CreateOfferBody,
+  IdParams,
+  Offer,
+  OfferIdParams,
+  OfferList,
+  OfferQuery,
+  SubscribeBody,
+  Subscription,
+  SubscriptionCheckout,
+  SubscriptionList,
+  SubscriptionListQuery,
+  SubscriptionPayCardBody,
+} from '../../../../lib/contract/subscriptions';
 import type { App, AppContext } from '../../context';
 import type { Jobs } from '../../jobs';
+import { AppError } from '../../errors';
+import { ok, withBody } from '../../http/envelope';
+import { pickLanguage } from '../../http/language';
+import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { isTrustedReturnUrl } from '../payments/sandbox-page';
+import { RENEWAL_JOB_EVERY_MS, RENEWAL_JOB_NAME } from './domain';
+import { runRenewals } from './renewals';
+import { createSubscriptionService } from './service';
 
 /** Subscription offers, subscribing, renewals (SPEC §7 Subscriptions). */
-export function registerSubscriptionRoutes(_app: App, _ctx: AppContext, _jobs: Jobs): void {}
+export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs): void {
+  const service = createSubscriptionService(ctx);
+  const tags = ['subscriptions'];
+  jobs.add({ name: RENEWAL_JOB_NAME, everyMs: RENEWAL_JOB_EVERY_MS, run: runRenewals });
+
+  app.post(
+    '/api/subscription/offer',
+    {
+      schema: {
+        tags,
+        summary: 'Make a monthly subscription offer (sellers only, else -2 verify-required); `priceCents` is a post-media price step above 0, else invalid-price',
+        body: CreateOfferBody,
+        response: { 200: BodyEnvelope(Offer) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.createOffer(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.delete(
+    '/api/subscription/offer/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw one’s own offer: its subscribers keep their paid time but are not renewed (they become 24)',
+        params: IdParams,
+        response: { 200: OkEnvelope },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      await service.deleteOffer(viewerOf(request).id, request.params.id);
+      return ok;
+    },
+  );
+
+  const offersSchema = {
+    tags,
+    summary: 'A creator’s active offers, with what a subscriber saves on post media and the viewer’s own subscription',
+    querystring: OfferQuery,
+    response: { 200: BodyEnvelope(OfferList) },
+  };
+  app.get('/api/subscription/offer', { schema: offersSchema, preHandler: authenticate }, async (request) =>
+    withBody(await service.offers(request.query.userId, viewerOf(request).id)),
+  );
+  app.get('/papi/subscription/offer', { schema: offersSchema, preHandler: optionalViewer }, async (request) =>
+    withBody(await service.offers(request.query.userId, request.viewer?.id ?? null)),
+  );
+
+  app.post(
+    '/api/subscription/subscribe/:offerId',
+    {
+      schema: {
+        tags,
+        summary:
+          'Subscribe paying from the wallet (the offer’s price with the salt): active for a calendar month at once; noMoney (402) leaves nothing; already-subscribed while one runs; a failed (23) or unpaid (11) subscription continues',
+        params: OfferIdParams,
+        body: SubscribeBody,
+        response: { 200: BodyEnvelope(Subscription) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.subscribeWithCredits(requireVerifiedEmail(request).id, request.params.offerId, request.body?.priceCents)),
+  );
+
+  app.post(
+    '/api/subscription/pay-new-card',
+    {
+      schema: {
+        tags,
+        summary: 'Subscribe paying with a new card: the subscription waits (12) and `order.redirectUrl` is the processor’s page; the card is kept for renewals',
+        body: SubscriptionPayCardBody,
+        response: { 200: BodyEnvelope(SubscriptionCheckout) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      const { returnUrl } = request.body;
+      if (returnUrl !== undefined && !(await isTrustedReturnUrl(ctx, returnUrl))) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or an allowed embed origin' } });
+      }
+      return withBody(await service.payNewCard(viewer.id, request.body, pickLanguage(request.headers.language ?? request.headers['accept-language'])));
+    },
+  );
+
+  app.post(
+    '/api/subscription/pay-old-card',
+    {
+      schema: {
+        tags,
+        summary: 'Subscribe paying with a saved card (`cardId`), charged at once and at every renewal; payment-declined when refused; a second step answers `order.redirectUrl`',
+        body: SubscriptionPayCardBody,
+        response: { 200: BodyEnvelope(SubscriptionCheckout) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.payOldCard(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/subscription/cancel',
+    {
+      schema: { tags, summary: 'Cancel one’s subscription: active until its end date (24), not renewed', body: IdParams, response: { 200: BodyEnvelope(Subscription) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.cancel(viewerOf(request).id, request.body.id)),
+  );
+
+  app.post(
+    '/api/subscription/revert-cancel',
+    {
+      schema: { tags, summary: 'Take a cancellation back while the paid period lasts (21 again)', body: IdParams, response: { 200: BodyEnvelope(Subscription) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.revertCancel(viewerOf(request).id, request.body.id)),
+  );
+
+  app.get(
+    '/api/subscription/subscribing',
+    {
+      schema: { tags, summary: 'The viewer’s subscriptions, newest first, 30 a page', querystring: SubscriptionListQuery, response: { 200: BodyEnvelope(SubscriptionList) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.subscribing(viewerOf(request).id, request.query.offset ?? 0)),
+  );
+
+  app.get(
+    '/api/subscription/subscribers',
+    {
+      schema: {
+        tags,
+        summary: 'The viewer’s subscribers (of one offer with `offerId`), newest first, 30 a page',
+        querystring: SubscriptionListQuery,
+        response: { 200: BodyEnvelope(SubscriptionList) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.subscribers(viewerOf(request).id, request.query.offset ?? 0, request.query.offerId)),
+  );
+
+  app.get(
+    '/api/subscription/:id',
+    {
+      schema: { tags, summary: 'One subscription (its subscriber or its creator)', params: IdParams, response: { 200: BodyEnvelope(Subscription) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.view(request.params.id, viewerOf(request).id)),
+  );
+}

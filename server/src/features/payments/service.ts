@@ -1,0 +1,186 @@
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Balance, Card, CreditPackage, MoneyUser, Transaction } from '../../../../lib/contract/payments';
+import type { AppContext } from '../../context';
+import { creditPackages, ledgerAccounts, ledgerEntries, ledgerTransfers, media, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
+import { AppError } from '../../errors';
+import { account, balanceOf } from '../../ledger';
+
+/** The credit packages offered on the top-up screen: `cValue` credits for `gValue` cents; the larger ones carry a bonus. */
+export const creditPackageCatalogue: readonly { cValue: number; gValue: number }[] = [
+  { cValue: 500, gValue: 500 },
+  { cValue: 1000, gValue: 1000 },
+  { cValue: 2100, gValue: 2000 },
+  { cValue: 5500, gValue: 5000 },
+  { cValue: 11500, gValue: 10000 },
+];
+
+/** Wallet history page size (SPEC §9). */
+export const TRANSACTIONS_PAGE = 30;
+
+/** Reference data, not demo content: the packages are created whenever the table is empty. */
+export async function ensureCreditPackages(ctx: AppContext): Promise<void> {
+  const [{ count } = { count: 0 }] = await ctx.db.select({ count: sql<number>`count(*)::int` }).from(creditPackages);
+  if (count > 0) return;
+  await ctx.db.insert(creditPackages).values(creditPackageCatalogue.map((pkg, index) => ({ ...pkg, sortOrder: index })));
+}
+
+export function createPaymentService(ctx: AppContext) {
+  const db = ctx.db;
+
+  async function packages(): Promise<CreditPackage[]> {
+    return db
+      .select({ id: creditPackages.id, cValue: creditPackages.cValue, gValue: creditPackages.gValue })
+      .from(creditPackages)
+      .where(eq(creditPackages.active, true))
+      .orderBy(asc(creditPackages.sortOrder), asc(creditPackages.id));
+  }
+
+  async function creditPackage(id: number): Promise<CreditPackage> {
+    const [found] = await db
+      .select({ id: creditPackages.id, cValue: creditPackages.cValue, gValue: creditPackages.gValue })
+      .from(creditPackages)
+      .where(and(eq(creditPackages.id, id), eq(creditPackages.active, true)));
+    if (!found) throw new AppError('package-not-found');
+    return found;
+  }
+
+  async function balance(userId: number): Promise<Balance> {
+    const [gBalance, cBalance, payout, latest, paid, user] = await Promise.all([
+      balanceOf(db, account.wallet(userId)),
+      balanceOf(db, account.earnings(userId)),
+      db
+        .select({ sum: sql<number>`coalesce(sum(${payoutRequests.amount}), 0)::bigint` })
+        .from(payoutRequests)
+        .where(and(eq(payoutRequests.userId, userId), eq(payoutRequests.status, 'requested'))),
+      db
+        .select({ ts: sql<string | null>`max(${ledgerEntries.createdAt})` })
+        .from(ledgerEntries)
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+        .where(eq(ledgerAccounts.userId, userId)),
+      db
+        .select({ id: paymentOrders.id })
+        .from(paymentOrders)
+        .where(and(eq(paymentOrders.userId, userId), eq(paymentOrders.purpose, 'credits'), eq(paymentOrders.status, 'paid')))
+        .limit(1),
+      db.select({ acked: users.earningsAcked, seen: users.firstEarningsSeenAt }).from(users).where(eq(users.id, userId)),
+    ]);
+    const latestTs = latest[0]?.ts;
+    return {
+      gBalance,
+      cBalance,
+      cPayout: Number(payout[0]?.sum ?? 0),
+      ts: latestTs ? new Date(latestTs).getTime() : 0,
+      isFirst: paid.length === 0,
+      myCbalance: cBalance,
+      myCbalance_acked: Math.max(0, Math.min(user[0]?.acked ?? 0, cBalance)),
+      firstEarningsSeen: (user[0]?.seen ?? null) !== null,
+    };
+  }
+
+  async function cards(userId: number): Promise<Card[]> {
+    const rows = await db
+      .select()
+      .from(paymentCards)
+      .where(and(eq(paymentCards.userId, userId), isNull(paymentCards.deletedAt)))
+      .orderBy(desc(paymentCards.createdAt), desc(paymentCards.id));
+    return rows.map((row) => ({
+      id: row.id,
+      cardId: `${row.brand} •••• ${row.last4}`,
+      brand: row.brand,
+      last4: row.last4,
+      expMonth: row.expMonth,
+      expYear: row.expYear,
+      pgw: row.processor,
+    }));
+  }
+
+  async function deleteCard(userId: number, cardId: number): Promise<void> {
+    const deleted = await db
+      .update(paymentCards)
+      .set({ deletedAt: ctx.clock.now() })
+      .where(and(eq(paymentCards.id, cardId), eq(paymentCards.userId, userId), isNull(paymentCards.deletedAt)))
+      .returning({ id: paymentCards.id });
+    if (deleted.length === 0) throw new AppError('card-not-found');
+  }
+
+  /** The viewer's wallet lines, newest first: one line per transfer, signed from the viewer's side. */
+  async function transactions(userId: number, options: { ts?: number; limit?: number }): Promise<Transaction[]> {
+    const [wallet] = await db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)))
+      .limit(1);
+    if (!wallet) return [];
+    const walletId = wallet.id;
+    const limit = options.limit ?? TRANSACTIONS_PAGE;
+    const at = sql<Date>`max(${ledgerEntries.createdAt})`;
+    const lines = await db
+      .select({
+        transferId: ledgerEntries.transferId,
+        amount: sql<string>`sum(${ledgerEntries.amount})`,
+        at: sql<string>`max(${ledgerEntries.createdAt})`,
+      })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.accountId, walletId), options.ts === undefined ? undefined : lt(ledgerEntries.createdAt, new Date(options.ts))))
+      .groupBy(ledgerEntries.transferId)
+      .orderBy(desc(at), desc(ledgerEntries.transferId))
+      .limit(limit);
+    if (lines.length === 0) return [];
+    const transfers = await db
+      .select({ id: ledgerTransfers.id, kind: ledgerTransfers.kind, userId: ledgerTransfers.userId, counterpartyId: ledgerTransfers.counterpartyId, meta: ledgerTransfers.meta })
+      .from(ledgerTransfers)
+      .where(
+        inArray(
+          ledgerTransfers.id,
+          lines.map((line) => line.transferId),
+        ),
+      );
+    const byId = new Map(transfers.map((row) => [row.id, row]));
+    const otherOf = (row: (typeof transfers)[number] | undefined) => {
+      if (!row) return null;
+      const other = row.userId === userId ? row.counterpartyId : row.userId;
+      return other === userId ? null : other;
+    };
+    const otherIds = [...new Set(lines.map((line) => otherOf(byId.get(line.transferId))).filter((id): id is number => id !== null))];
+    const people = otherIds.length
+      ? await db
+          .select({ id: users.id, username: users.username, displayName: users.displayName, avatarHash: media.hash, avatarFormat: media.format })
+          .from(users)
+          .leftJoin(media, eq(media.id, users.avatarMediaId))
+          .where(inArray(users.id, otherIds))
+      : [];
+    const personById = new Map<number, MoneyUser>(
+      people.map((person) => [
+        person.id,
+        {
+          id: person.id,
+          username: person.username,
+          displayName: person.displayName,
+          avatarMedia: person.avatarHash !== null && person.avatarFormat !== null ? { mediaHash: person.avatarHash, format: person.avatarFormat } : null,
+        },
+      ]),
+    );
+    const integerOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null);
+    return lines.map((line) => {
+      const row = byId.get(line.transferId);
+      const other = otherOf(row);
+      const meta = row?.meta ?? {};
+      const mediaId = integerOf(meta.mediaId);
+      return {
+        id: line.transferId,
+        transactionType: row?.kind ?? 'correction',
+        transferType: row?.kind === 'call' ? 'call' : 'credits',
+        amountCents: Number(line.amount),
+        user: other === null ? null : (personById.get(other) ?? null),
+        giftId: integerOf(meta.giftId),
+        postId: integerOf(meta.postId),
+        media: mediaId === null ? null : { mediaId },
+        ts: new Date(line.at).getTime(),
+      };
+    });
+  }
+
+  return { packages, creditPackage, balance, cards, deleteCard, transactions };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
