@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { account, balanceOf, inTransaction, reconcile, transfer } from '../../server/src/ledger';
+import { describeReport } from '../../server/src/ledger/reconcile';
 
 /**
  * Gives a user credits the way the platform grants promotional credits: a real ledger transfer
@@ -27,5 +28,5 @@ export const earningsOf = (app: FastifyInstance, userId: number) => balanceOf(ap
 /** Fails the test unless every balance agrees with its entries and the sum is zero. */
 export async function expectLedgerBalanced(app: FastifyInstance): Promise<void> {
   const report = await reconcile(app.fanstage.db);
-  if (!report.ok) throw new Error(`The ledger does not reconcile: ${JSON.stringify(report)}`);
+  if (!report.ok) throw new Error(`The ledger does not reconcile:\n${describeReport(report)}`);
 }

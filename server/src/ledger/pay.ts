@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
-import { account, transfer, type Leg, type TransferResult, type Tx } from './transfer';
+import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
 /** The affiliate's share of the platform's fee on what a referred fan spends, in per cent. */
 export const AFFILIATE_SHARE_PERCENT = 10;
@@ -49,5 +49,6 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     counterpartyId: input.earnerId,
     meta: { ...input.meta, ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}) },
     legs,
+    fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
   });
 }

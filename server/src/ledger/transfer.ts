@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers } from '../db/schema';
 import { AppError } from '../errors';
+import { withinTransaction } from './retry';
 
 /** A database handle inside a transaction (or the database itself for reads). */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
@@ -24,6 +25,7 @@ export type AccountRef =
   | { kind: 'processor'; processor: string };
 
 const outsideWorld = new Set<AccountRef['kind']>(['processor', 'promotions', 'payouts-sent']);
+const accountKinds = new Set<AccountRef['kind']>(['wallet', 'earnings', 'fees', 'holds', 'payouts-pending', 'payouts-sent', 'promotions', 'processor']);
 
 export const account = {
   wallet: (userId: number): AccountRef => ({ kind: 'wallet', userId }),
@@ -36,25 +38,53 @@ export const account = {
   processor: (processor: string): AccountRef => ({ kind: 'processor', processor }),
 };
 
-function ownerOf(ref: AccountRef): { userId: number | null; processor: string | null } {
-  if (ref.kind === 'wallet' || ref.kind === 'earnings') return { userId: ref.userId, processor: null };
-  if (ref.kind === 'processor') return { userId: null, processor: ref.processor };
-  return { userId: null, processor: null };
+interface Owner {
+  kind: AccountRef['kind'];
+  userId: number | null;
+  processor: string | null;
+}
+
+function ownerOf(ref: AccountRef): Owner {
+  if (!accountKinds.has(ref.kind)) throw new Error(`Unknown ledger account kind ${JSON.stringify(ref.kind)}`);
+  if (ref.kind === 'wallet' || ref.kind === 'earnings') {
+    if (!Number.isSafeInteger(ref.userId) || ref.userId <= 0) throw new Error(`A ${ref.kind} account needs a user id, got ${ref.userId}`);
+    return { kind: ref.kind, userId: ref.userId, processor: null };
+  }
+  if (ref.kind === 'processor') {
+    if (typeof ref.processor !== 'string' || ref.processor === '') throw new Error('A processor account needs the processor’s name');
+    return { kind: ref.kind, userId: null, processor: ref.processor };
+  }
+  return { kind: ref.kind, userId: null, processor: null };
+}
+
+/**
+ * One text per account, the same whichever way the reference object was built. It is also
+ * what the request hash is made of, so it keeps the shape `JSON.stringify(account.wallet(5))`
+ * has always had.
+ */
+function accountKey(owner: Owner): string {
+  if (owner.userId !== null) return JSON.stringify({ kind: owner.kind, userId: owner.userId });
+  if (owner.processor !== null) return JSON.stringify({ kind: owner.kind, processor: owner.processor });
+  return JSON.stringify({ kind: owner.kind });
+}
+
+function ownerWhere(owner: Owner): SQL | undefined {
+  return and(
+    eq(ledgerAccounts.kind, owner.kind),
+    owner.userId === null ? isNull(ledgerAccounts.userId) : eq(ledgerAccounts.userId, owner.userId),
+    owner.processor === null ? isNull(ledgerAccounts.processor) : eq(ledgerAccounts.processor, owner.processor),
+  );
 }
 
 /** The id of an account, opened on first use. Concurrent first uses agree on one row. */
 export async function accountId(tx: Tx, ref: AccountRef): Promise<number> {
-  const { userId, processor } = ownerOf(ref);
-  const where = and(
-    eq(ledgerAccounts.kind, ref.kind),
-    userId === null ? isNull(ledgerAccounts.userId) : eq(ledgerAccounts.userId, userId),
-    processor === null ? isNull(ledgerAccounts.processor) : eq(ledgerAccounts.processor, processor),
-  );
+  const owner = ownerOf(ref);
+  const where = ownerWhere(owner);
   const [found] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
   if (found) return found.id;
   await tx
     .insert(ledgerAccounts)
-    .values({ kind: ref.kind, userId, processor, allowNegative: outsideWorld.has(ref.kind) })
+    .values({ kind: owner.kind, userId: owner.userId, processor: owner.processor, allowNegative: outsideWorld.has(owner.kind) })
     .onConflictDoNothing();
   const [created] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
   if (!created) throw new Error(`Ledger account ${JSON.stringify(ref)} could not be opened`);
@@ -63,18 +93,7 @@ export async function accountId(tx: Tx, ref: AccountRef): Promise<number> {
 
 /** The balance of an account, 0 when it was never opened. */
 export async function balanceOf(tx: Tx, ref: AccountRef): Promise<number> {
-  const { userId, processor } = ownerOf(ref);
-  const [found] = await tx
-    .select({ balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.kind, ref.kind),
-        userId === null ? isNull(ledgerAccounts.userId) : eq(ledgerAccounts.userId, userId),
-        processor === null ? isNull(ledgerAccounts.processor) : eq(ledgerAccounts.processor, processor),
-      ),
-    )
-    .limit(1);
+  const [found] = await tx.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(ownerWhere(ownerOf(ref))).limit(1);
   return found?.balance ?? 0;
 }
 
@@ -95,6 +114,13 @@ export interface TransferInput {
   counterpartyId?: number | null;
   meta?: Record<string, string | number | null>;
   legs: Leg[];
+  /**
+   * What makes a second request under the key the same request. By default the kind, the
+   * people, the meta and the legs; `pay` gives the payment as asked (people, amounts, meta),
+   * so a replay stays a replay even if the fan's affiliate changed since and the legs would
+   * now be split differently.
+   */
+  fingerprint?: unknown;
 }
 
 export interface TransferResult {
@@ -103,72 +129,201 @@ export interface TransferResult {
   replayed: boolean;
 }
 
-function assertBalanced(legs: readonly Leg[]): void {
+function assertBalanced(input: TransferInput): void {
+  if (typeof input.key !== 'string' || input.key === '') throw new Error('A transfer needs an idempotency key');
+  const { legs } = input;
   if (legs.length < 2) throw new Error('A transfer needs at least two legs');
   let sum = 0;
   for (const leg of legs) {
     if (!Number.isSafeInteger(leg.amount) || leg.amount === 0) throw new Error(`A leg must be a non-zero integer of cents, got ${leg.amount}`);
+    ownerOf(leg.account);
     sum += leg.amount;
   }
   if (sum !== 0) throw new Error(`The legs of a transfer must sum to zero, got ${sum}`);
 }
 
-function requestHash(input: TransferInput): string {
-  const legs = input.legs.map((leg) => [JSON.stringify(leg.account), leg.amount]).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
-  const meta = Object.entries(input.meta ?? {}).sort(([a], [b]) => a.localeCompare(b));
+/** Meta as a list sorted by name, so the order its fields were written in does not matter. */
+export const sortedMeta = (meta: Record<string, string | number | null> | undefined) => Object.entries(meta ?? {}).sort(([a], [b]) => a.localeCompare(b));
+
+/** What makes two requests with one key the same request: the fingerprint, or kind, people, meta and legs in any order. */
+export function requestHash(input: TransferInput): string {
+  if (input.fingerprint !== undefined) return createHash('sha256').update(JSON.stringify(['fingerprint', input.fingerprint])).digest('base64url');
+  const legs = input.legs
+    .map((leg) => [accountKey(ownerOf(leg.account)), leg.amount] as const)
+    .sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
   return createHash('sha256')
-    .update(JSON.stringify([input.kind, input.userId ?? null, input.counterpartyId ?? null, meta, legs]))
+    .update(JSON.stringify([input.kind, input.userId ?? null, input.counterpartyId ?? null, sortedMeta(input.meta), legs]))
     .digest('base64url');
+}
+
+/** The transfer recorded under `key`, if any. */
+export async function findTransfer(tx: Tx, key: string): Promise<{ id: number; requestHash: string } | undefined> {
+  const [existing] = await tx
+    .select({ id: ledgerTransfers.id, requestHash: ledgerTransfers.requestHash })
+    .from(ledgerTransfers)
+    .where(eq(ledgerTransfers.idempotencyKey, key));
+  return existing;
+}
+
+function replayOf(existing: { id: number; requestHash: string }, hash: string): TransferResult {
+  if (existing.requestHash !== hash) throw new AppError('idempotency-conflict');
+  return { transferId: existing.id, replayed: true };
+}
+
+interface LockedAccount {
+  id: number;
+  balance: number;
+  allowNegative: boolean;
+}
+
+const rows = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
+
+/** Matches any of `owners` through the expression the accounts' unique index is built on. */
+function anyOwner(owners: Owner[]): SQL {
+  const tuples = owners.map((o) => sql`(${o.kind}::text, ${o.userId ?? 0}::integer, ${o.processor ?? ''}::text)`);
+  return sql`(${ledgerAccounts.kind}, coalesce(${ledgerAccounts.userId}, 0), coalesce(${ledgerAccounts.processor}, '')) in (${sql.join(tuples, sql`, `)})`;
+}
+
+interface Locked {
+  accounts: Map<string, LockedAccount>;
+  /**
+   * The transfer already recorded under the key, as of the start of the locking statement:
+   * it may miss one committed while the statement waited for a lock, never the other way round.
+   */
+  existing: { id: number; requestHash: string } | undefined;
+}
+
+/**
+ * Opens (on first use) and locks the accounts of a transfer, lowest id first, and returns
+ * their balances as of the lock, together with the transfer recorded under `key` if any: one
+ * statement when every account exists already.
+ */
+async function lockAccounts(tx: Tx, owners: Map<string, Owner>, key: string): Promise<Locked> {
+  const locked: Locked = { accounts: new Map(), existing: undefined };
+  const take = async (wanted: Owner[]) => {
+    const found = await tx
+      .select({
+        id: ledgerAccounts.id,
+        kind: ledgerAccounts.kind,
+        userId: ledgerAccounts.userId,
+        processor: ledgerAccounts.processor,
+        balance: ledgerAccounts.balance,
+        allowNegative: ledgerAccounts.allowNegative,
+        existing: sql<string | null>`(select ${ledgerTransfers.id} || ':' || ${ledgerTransfers.requestHash} from ${ledgerTransfers} where ${ledgerTransfers.idempotencyKey} = ${key})`,
+      })
+      .from(ledgerAccounts)
+      .where(anyOwner(wanted))
+      .orderBy(asc(ledgerAccounts.id))
+      .for('update');
+    for (const row of found) {
+      locked.accounts.set(accountKey({ kind: row.kind as AccountRef['kind'], userId: row.userId, processor: row.processor }), {
+        id: row.id,
+        balance: row.balance,
+        allowNegative: row.allowNegative,
+      });
+      if (row.existing !== null) {
+        const cut = row.existing.indexOf(':');
+        locked.existing = { id: Number(row.existing.slice(0, cut)), requestHash: row.existing.slice(cut + 1) };
+      }
+    }
+  };
+  await take([...owners.values()]);
+  const missing = [...owners].filter(([k]) => !locked.accounts.has(k)).map(([, owner]) => owner);
+  if (missing.length > 0) {
+    // Concurrent first uses of one account meet on the unique index: the later insert waits
+    // for the earlier transaction and then does nothing, and the lock below finds its row.
+    await tx
+      .insert(ledgerAccounts)
+      .values(missing.map((o) => ({ kind: o.kind, userId: o.userId, processor: o.processor, allowNegative: outsideWorld.has(o.kind) })))
+      .onConflictDoNothing();
+    await take(missing);
+  }
+  for (const [k] of owners) if (!locked.accounts.has(k)) throw new Error(`Ledger account ${k} could not be opened`);
+  return locked;
 }
 
 /**
  * Moves money: one transfer whose legs sum to zero, written with its entries and the new
  * balances in the caller's transaction, so it lands with whatever it paid for or not at all.
+ * Given the database itself rather than a transaction, it runs in a transaction of its own.
  *
  * - The same `key` with the same request returns the first transfer (`replayed`); with a
  *   different request it is refused with `idempotency-conflict`.
- * - A leg that would take an account below zero refuses the whole transfer with `noMoney`.
- *   The check is part of the UPDATE, which holds the row lock, so concurrent spending from one
- *   wallet can never overspend; accounts are locked in id order, so transfers never deadlock.
+ * - A leg that would take an account below zero refuses the whole transfer with `noMoney`
+ *   before anything is written: no transfer row, no balance touched, the key still free. A
+ *   caller may therefore catch `noMoney` and go on with its transaction (mark a renewal as
+ *   failed, say) without leaving half a transfer behind.
+ * - The accounts are locked (`SELECT … FOR UPDATE`, lowest id first, in one statement) before
+ *   the balances are checked, so concurrent spending from one wallet is serialised and can
+ *   never overspend, and two transfers never wait for each other's accounts in opposite
+ *   orders. A concurrent request with the same key waits for the first and then replays.
+ *
+ * Two statements when the accounts exist: the lock (with the key's lookup) and one that
+ * writes the transfer, its entries and the balances together; a third, a fresh look at the
+ * key, only on a refusal or a race.
  */
 export async function transfer(tx: Tx, input: TransferInput): Promise<TransferResult> {
-  assertBalanced(input.legs);
-  const hash = requestHash(input);
-  const [inserted] = await tx
-    .insert(ledgerTransfers)
-    .values({
-      idempotencyKey: input.key,
-      requestHash: hash,
-      kind: input.kind,
-      userId: input.userId ?? null,
-      counterpartyId: input.counterpartyId ?? null,
-      meta: input.meta ?? {},
-    })
-    .onConflictDoNothing()
-    .returning({ id: ledgerTransfers.id });
-  if (!inserted) {
-    const [existing] = await tx
-      .select({ id: ledgerTransfers.id, requestHash: ledgerTransfers.requestHash })
-      .from(ledgerTransfers)
-      .where(eq(ledgerTransfers.idempotencyKey, input.key));
-    if (!existing) throw new Error(`Transfer ${input.key} conflicted but cannot be read`);
-    if (existing.requestHash !== hash) throw new AppError('idempotency-conflict');
-    return { transferId: existing.id, replayed: true };
-  }
+  assertBalanced(input);
+  return withinTransaction(tx, async (t) => {
+    const hash = requestHash(input);
+    const owners = new Map<string, Owner>();
+    const net = new Map<string, number>();
+    const legKeys: string[] = [];
+    for (const leg of input.legs) {
+      const owner = ownerOf(leg.account);
+      const k = accountKey(owner);
+      owners.set(k, owner);
+      net.set(k, (net.get(k) ?? 0) + leg.amount);
+      legKeys.push(k);
+    }
+    const { accounts, existing } = await lockAccounts(t, owners, input.key);
+    if (existing) return replayOf(existing, hash);
 
-  const resolved = await Promise.all(input.legs.map(async (leg) => ({ id: await accountId(tx, leg.account), amount: leg.amount })));
-  // One update per account, in id order.
-  const perAccount = new Map<number, number>();
-  for (const leg of resolved) perAccount.set(leg.id, (perAccount.get(leg.id) ?? 0) + leg.amount);
-  for (const [id, amount] of [...perAccount].sort(([a], [b]) => a - b)) {
-    if (amount === 0) continue;
-    const updated = await tx
-      .update(ledgerAccounts)
-      .set({ balance: sql`${ledgerAccounts.balance} + ${amount}` })
-      .where(and(eq(ledgerAccounts.id, id), sql`(${ledgerAccounts.allowNegative} or ${ledgerAccounts.balance} + ${amount} >= 0)`))
-      .returning({ id: ledgerAccounts.id });
-    if (updated.length === 0) throw new AppError('noMoney');
-  }
-  await tx.insert(ledgerEntries).values(resolved.map((leg) => ({ transferId: inserted.id, accountId: leg.id, amount: leg.amount })));
-  return { transferId: inserted.id, replayed: false };
+    const short = [...net].some(([k, amount]) => {
+      const row = accounts.get(k)!;
+      return !row.allowNegative && row.balance + amount < 0;
+    });
+    if (short) {
+      // The key's lookup above predates the lock: a twin of this request may have committed
+      // (and spent the money) while we waited. Then this is a replay, not a refusal.
+      const twin = await findTransfer(t, input.key);
+      if (twin) return replayOf(twin, hash);
+      throw new AppError('noMoney');
+    }
+
+    const changes = [...net].filter(([, amount]) => amount !== 0).map(([k, amount]) => sql`(${accounts.get(k)!.id}::integer, ${amount}::bigint)`);
+    const entries = input.legs.map((leg, i) => sql`(${accounts.get(legKeys[i]!)!.id}::integer, ${leg.amount}::bigint)`);
+    const updates =
+      changes.length === 0
+        ? sql`select null::integer as id where false`
+        : sql`update ${ledgerAccounts} as a set balance = a.balance + v.amount
+            from (values ${sql.join(changes, sql`, `)}) as v(id, amount)
+            where a.id = v.id and exists (select 1 from t)
+            returning a.id`;
+    const written = rows<{ id: number; updated: number; entries: number }>(
+      await t.execute(sql`
+        with t as (
+          insert into ${ledgerTransfers} (idempotency_key, request_hash, kind, user_id, counterparty_id, meta)
+          values (${input.key}, ${hash}, ${input.kind}, ${input.userId ?? null}::integer, ${input.counterpartyId ?? null}::integer, ${JSON.stringify(input.meta ?? {})}::jsonb)
+          on conflict do nothing
+          returning id
+        ), u as (${updates}), e as (
+          insert into ${ledgerEntries} (transfer_id, account_id, amount)
+          select t.id, l.account_id, l.amount from t, (values ${sql.join(entries, sql`, `)}) as l(account_id, amount)
+          returning 1
+        )
+        select t.id, (select count(*) from u)::integer as updated, (select count(*) from e)::integer as entries from t`),
+    )[0];
+    if (!written) {
+      // The key was taken meanwhile: by a twin that committed while we waited for the locks
+      // (our lookup predates it), or by a different request on other accounts.
+      const winner = await findTransfer(t, input.key);
+      if (!winner) throw new Error(`Transfer ${input.key} conflicted but cannot be read`);
+      return replayOf(winner, hash);
+    }
+    if (Number(written.updated) !== changes.length || Number(written.entries) !== entries.length) {
+      throw new Error(`Transfer ${input.key} wrote ${written.updated} of ${changes.length} balances and ${written.entries} of ${entries.length} entries`);
+    }
+    return { transferId: Number(written.id), replayed: false };
+  });
 }
