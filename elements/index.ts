@@ -1,11 +1,17 @@
 import { profileCardElement, profileCardTag } from './profile-card';
 import { feedElement, feedTag } from './feed';
+import { walletElement, walletTag } from './wallet';
+import { tipButtonElement, tipButtonTag } from './tip-button';
 import { setDefaultApiBase } from './shared';
 
 export { profileCardElement, profileCardTag } from './profile-card';
 export type { ProfileCardElementProps } from './profile-card';
 export { feedElement, feedTag } from './feed';
 export type { FeedElementProps } from './feed';
+export { walletElement, walletTag } from './wallet';
+export type { WalletElementProps } from './wallet';
+export { tipButtonElement, tipButtonTag } from './tip-button';
+export type { TipButtonElementProps } from './tip-button';
 export { version } from '../lib/sdk/version';
 export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } from './global';
 
@@ -13,6 +19,8 @@ export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } fr
 export const elements = {
   [profileCardTag]: profileCardElement,
   [feedTag]: feedElement,
+  [walletTag]: walletElement,
+  [tipButtonTag]: tipButtonElement,
 } as const;
 
 export type ElementTag = keyof typeof elements;

@@ -9,6 +9,10 @@ import { createFeedStore, type FeedStore } from './stores/feed';
 import { createUploadStore, type UploadStore } from './upload';
 import { createSearchStore, type SearchStore } from './stores/search';
 import { createNotificationsStore, type NotificationsStore } from './stores/notifications';
+import { createWalletStore, type WalletStore, type WalletStoreOptions } from './stores/wallet';
+import { createEarningsStore, type EarningsStore } from './stores/earnings';
+import { createSubscriptionsStore, type SubscriptionsStore } from './stores/subscriptions';
+import { effect } from '@preact/signals-core';
 
 /**
  * Everything a screen or widget needs, built on one client. Components receive this object
@@ -36,19 +40,42 @@ export interface Fanstage {
   readonly feeds: FeedStore;
   /** The media upload flow (SPEC §4): checks, progress, outcome. */
   readonly uploads: UploadStore;
+  /** The viewer's balance, cards, history, card top-ups, gifts, tips and unlocks. */
+  readonly wallet: WalletStore;
+  /** A creator's earnings, the earnings badge, payouts (built on the wallet's balance). */
+  readonly earnings: EarningsStore;
+  /** Subscription offers, subscribing with credits or by card, and the lists. */
+  readonly subscriptions: SubscriptionsStore;
 }
 
 export interface FanstageOptions extends ClientOptions {
   /** How the session keeps its refresh token; the default suits the site (`'cookie'`). */
   session?: SessionOptions;
+  /** How card payments open the processor's page (tests and unusual hosts replace the window). */
+  payments?: Omit<WalletStoreOptions, 'isLoggedIn'>;
 }
 
 export function createFanstage(options: FanstageOptions): Fanstage {
-  const { session: sessionOptions, ...clientOptions } = options;
+  const { session: sessionOptions, payments: paymentOptions, ...clientOptions } = options;
   const client = createClient(clientOptions);
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
   const posts = createPostStore(client, profiles, session);
+  const isLoggedIn = () => session.isLoggedIn.peek();
+  const wallet = createWalletStore(client, { ...paymentOptions, isLoggedIn });
+  const earnings = createEarningsStore(client, wallet);
+  const subscriptions = createSubscriptionsStore(client, wallet, { isLoggedIn });
+  // The money of one viewer is never shown to the next: a logout forgets it.
+  let wasLoggedIn = session.isLoggedIn.peek();
+  effect(() => {
+    const now = session.isLoggedIn.value;
+    if (wasLoggedIn && !now) {
+      wallet.reset();
+      earnings.reset();
+      subscriptions.reset();
+    }
+    wasLoggedIn = now;
+  });
   return {
     client,
     api: publicApi(client),
@@ -62,5 +89,8 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     posts,
     feeds: createFeedStore(posts, session),
     uploads: createUploadStore(client, session),
+    wallet,
+    earnings,
+    subscriptions,
   };
 }

@@ -74,6 +74,14 @@ export {
 export type { Upload, UploadStore, UploadStatus, UploadOptions, Measure, Measured, MediaKind, CheckedFile, CheckResult, CheckOptions, SendBinary, FileLike } from './upload';
 export { postsApi, mediaApi } from './api';
 export type { PostsApi, MediaApi, PageParams } from './api';
+export { paymentsApi, spendingApi, earningsApi, subscriptionsApi, browserData } from './api-money';
+export type { PaymentsApi, SpendingApi, EarningsApi, SubscriptionsApi, BrowserData } from './api-money';
+export { createWalletStore, createCardPaymentFlow, newIdempotencyKey, paymentFailure, PAYMENT_MESSAGE, PAYMENT_POLL_MS } from './stores/wallet';
+export type { WalletStore, WalletStoreOptions, TopUpOptions, PaymentMode, PaymentProgress, PaymentWaitOptions, BalanceUpdate, CardPaymentFlow } from './stores/wallet';
+export { createEarningsStore } from './stores/earnings';
+export type { EarningsStore } from './stores/earnings';
+export { createSubscriptionsStore } from './stores/subscriptions';
+export type { SubscriptionsStore, SubscribeByCardOptions } from './stores/subscriptions';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';
 export * from './rules';

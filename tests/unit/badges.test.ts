@@ -60,3 +60,14 @@ describe('the Timeline badge error flag', () => {
     expect(timelineBadgeError(undefined)).toBe(false);
   });
 });
+
+describe('badges from whatever a balance message carries', () => {
+  it('cut fractional cents and read anything that is not a number as nothing', () => {
+    expect(balanceBadge(150.9)).toBe('$1');
+    expect(balanceBadge(Number.NaN)).toBe('$0.00');
+    expect(balanceBadge(Number.POSITIVE_INFINITY)).toBe('$0.00');
+    expect(earningsBadge(99.99)).toBe('$1');
+    expect(earningsBadge(9_900.5)).toBe('$99');
+    expect(earningsBadge(Number.NaN)).toBe('$0');
+  });
+});

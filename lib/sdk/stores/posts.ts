@@ -194,6 +194,23 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
   }
 
   /**
+   * Shows an unlocked media in every list at once: each post holding the media gets its
+   * unlock key, so its original loads wherever the post is shown. True when a post changed.
+   */
+  function applyUnlock(mediaId: number, mediaUnlockHash: string): boolean {
+    let found = false;
+    batch(() => {
+      for (const [id, entry] of entries) {
+        const post = entry.raw.peek();
+        if (!post?.media.some((m) => m.mediaId === mediaId && m.mediaUnlockHash !== mediaUnlockHash)) continue;
+        found = true;
+        patch(id, (p) => ({ ...p, media: p.media.map((m) => (m.mediaId === mediaId ? { ...m, mediaUnlockHash } : m)) }));
+      }
+    });
+    return found;
+  }
+
+  /**
    * Reports a post seen, once per page session (SPEC §4); true when this call sent it. The
    * UI decides when a post counts as seen (SPEC §9: 400 ms at half visibility).
    */
@@ -216,6 +233,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     update,
     create,
     adjustComments,
+    applyUnlock,
     markSeen,
     wasSeen: (id: number) => seen.has(id),
     /** Ids of posts deleted in this session (and on their way to being deleted). */

@@ -1,0 +1,130 @@
+import { createElement, Fragment, useEffect, useId, useState } from 'react';
+import r2wc from '@r2wc/react-to-web-component';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useTranslation } from 'react-i18next';
+import { FanstageProvider } from '../lib/ui/FanstageProvider';
+import { useFanstage } from '../lib/ui/FanstageProvider/context';
+import { Modal } from '../lib/ui/ShareDialog/Modal';
+import { WalletTopUp } from '../lib/ui/WalletTopUp/WalletTopUp';
+import { formatMoney } from '../lib/ui/WalletTopUp/money';
+import tokensCss from '../lib/ui/theme/tokens.css?inline';
+import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
+import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
+import dialogStyles from '../lib/ui/ShareDialog/ShareDialog.module.css';
+import walletStyles from '../lib/ui/WalletTopUp/WalletTopUp.module.css';
+import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+
+export const walletTag = 'fanstage-wallet';
+
+/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+export interface WalletElementProps {
+  apiBase?: string;
+  language?: string;
+}
+
+const css = [tokensCss, dialogCss, walletTopUpCss].join('\n');
+
+/**
+ * The fan's balance and a way to buy credits, on any page: a visitor signs in through the
+ * platform's popup; the card page opens in a popup, so the page the fan is on stays.
+ */
+function WalletPanel({ onSignIn }: { onSignIn: () => Promise<boolean> }) {
+  useSignals();
+  const { session, wallet } = useFanstage();
+  const { t, i18n } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const titleId = useId();
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  const loggedIn = session.isLoggedIn.value;
+  const balance = wallet.balance.value;
+
+  useEffect(() => {
+    if (loggedIn && !wallet.balance.peek()) void wallet.refresh().catch(() => undefined);
+  }, [loggedIn, wallet]);
+
+  if (!loggedIn) {
+    return createElement(
+      'div',
+      { className: `fs-root ${walletStyles.root}`, lang },
+      createElement(
+        'button',
+        {
+          type: 'button',
+          className: walletStyles.pay,
+          onClick: () => {
+            setFailure(null);
+            onSignIn().catch((error: unknown) => setFailure(t(`errors.${(error as { code?: string }).code ?? 'internal-error'}`)));
+          },
+        },
+        t('wallet.signIn'),
+      ),
+      failure ? createElement('p', { role: 'alert', className: walletStyles.alert }, failure) : null,
+    );
+  }
+
+  const failed = balance === null && wallet.balanceError.value !== null;
+  return createElement(
+    'div',
+    { className: `fs-root ${walletStyles.root}`, lang },
+    createElement(
+      'p',
+      { className: failed ? walletStyles.alert : walletStyles.balance, role: failed ? 'alert' : undefined },
+      failed
+        ? t('errors.couldnt-get-info-from-server')
+        : balance
+          ? t('wallet.balanceValue', { amount: formatMoney(balance.gBalance) })
+          : t('wallet.balanceLoading'),
+    ),
+    createElement('button', { type: 'button', className: walletStyles.pay, 'aria-haspopup': 'dialog', onClick: () => setOpen(true) }, t('wallet.topUp')),
+    open
+      ? createElement(Modal, {
+          labelledBy: titleId,
+          onClose: () => setOpen(false),
+          lang,
+          children: createElement(
+            Fragment,
+            null,
+            createElement(
+              'div',
+              { className: dialogStyles.head },
+              createElement('h2', { id: titleId, className: dialogStyles.title }, t('wallet.title')),
+              createElement(
+                'button',
+                { type: 'button', className: dialogStyles.close, onClick: () => setOpen(false), 'aria-label': t('wallet.close') },
+                createElement(
+                  'svg',
+                  { viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' },
+                  createElement('path', { stroke: 'currentColor', strokeWidth: '2.4', strokeLinecap: 'round', d: 'M6 6l12 12M18 6L6 18' }),
+                ),
+              ),
+            ),
+            createElement(WalletTopUp, { mode: 'popup', hideTitle: true }),
+          ),
+        })
+      : null,
+  );
+}
+
+function WalletWidget({ apiBase, language }: WalletElementProps) {
+  const base = resolveApiBase(apiBase);
+  const lang = resolveLanguage(language);
+  const fanstage = fanstageFor(base, lang);
+  return createElement(
+    FanstageProvider,
+    { fanstage, language: lang },
+    createElement('style', null, css),
+    createElement(WalletPanel, { onSignIn: () => signInFor(base, fanstage) }),
+  );
+}
+
+let elementClass: CustomElementConstructor | undefined;
+
+/** The `<fanstage-wallet>` class, made on first use (needs `HTMLElement`). */
+export function walletElement(): CustomElementConstructor {
+  elementClass ??= r2wc(WalletWidget, {
+    shadow: 'open',
+    props: { apiBase: 'string', language: 'string' },
+  });
+  return elementClass;
+}

@@ -1,0 +1,2 @@
+export { BalanceBadge, EarningsBadge } from './Badges';
+export type { BalanceBadgeProps, EarningsBadgeProps } from './Badges';

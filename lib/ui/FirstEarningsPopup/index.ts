@@ -1,0 +1,3 @@
+export { FirstEarningsPopup, FirstEarningsPopupView } from './FirstEarningsPopup';
+export { useFirstEarningsPopup } from './useFirstEarningsPopup';
+export type { FirstEarningsPopupState } from './useFirstEarningsPopup';

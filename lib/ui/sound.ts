@@ -1,0 +1,74 @@
+/**
+ * The short success and error sounds (SPEC §8: "success sound unless muted", "error sound"),
+ * made with the Web Audio API so no audio file is downloaded. A person whose
+ * `notificationSound` is 2 has muted sounds and hears nothing.
+ */
+
+export type SoundKind = 'success' | 'error';
+
+/** SPEC §3 `notificationSound`: 2 is muted. */
+export const MUTED_SOUND = 2;
+
+export function isMuted(account: { notificationSound?: number } | null | undefined): boolean {
+  return account?.notificationSound === MUTED_SOUND;
+}
+
+type AudioContextClass = typeof AudioContext;
+
+let context: AudioContext | null = null;
+
+function audioContext(): AudioContext | null {
+  if (context) return context;
+  const Ctor: AudioContextClass | undefined =
+    typeof window === 'undefined' ? undefined : (window.AudioContext ?? (window as unknown as { webkitAudioContext?: AudioContextClass }).webkitAudioContext);
+  if (!Ctor) return null;
+  try {
+    context = new Ctor();
+  } catch {
+    return null;
+  }
+  return context;
+}
+
+/** Notes (Hz) and their lengths (s): a rising pair for success, a falling low pair for an error. */
+const melodies: Record<SoundKind, ReadonlyArray<readonly [number, number]>> = {
+  success: [
+    [880, 0.09],
+    [1318.5, 0.16],
+  ],
+  error: [
+    [311, 0.12],
+    [233, 0.2],
+  ],
+};
+
+/**
+ * Plays a sound unless `muted`. Returns whether one was started: browsers without Web Audio,
+ * or that refuse to start it before the person interacted with the page, stay silent.
+ */
+export function playSound(kind: SoundKind, options: { muted?: boolean } = {}): boolean {
+  if (options.muted) return false;
+  const ctx = audioContext();
+  if (!ctx) return false;
+  try {
+    if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
+    let at = ctx.currentTime + 0.01;
+    for (const [frequency, length] of melodies[kind]) {
+      const oscillator = ctx.createOscillator();
+      const gain = ctx.createGain();
+      oscillator.type = kind === 'success' ? 'sine' : 'triangle';
+      oscillator.frequency.setValueAtTime(frequency, at);
+      // A quick fade in and out, so the notes do not click.
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.18, at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+      oscillator.connect(gain).connect(ctx.destination);
+      oscillator.start(at);
+      oscillator.stop(at + length + 0.02);
+      at += length * 0.9;
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
