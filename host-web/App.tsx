@@ -13,6 +13,7 @@ import { LoginPrompt } from './overlays/LoginPrompt';
 import { LogoutConfirm } from './overlays/LogoutConfirm';
 import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { ChangedTerms } from './overlays/ChangedTerms';
+import { PostMoneyProvider } from './overlays/PostMoney';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -38,6 +39,10 @@ const Post = lazyScreen(() => import('./routes/Post'));
 const FullScreenMedia = lazyScreen(() => import('./routes/FullScreenMedia'));
 const NewPost = lazyScreen(() => import('./routes/NewPost'));
 const UpdatePost = lazyScreen(() => import('./routes/UpdatePost'));
+const GopayReturn = lazyScreen(() => import('./routes/GopayReturn'));
+const SettingsSubscription = lazyScreen(() => import('./routes/SettingsSubscription'));
+const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
+const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
 
 export function App() {
   const { t } = useTranslation();
@@ -67,36 +72,43 @@ export function App() {
         <Header />
         <main id="main" tabIndex={-1} className={styles.main}>
           <ErrorBoundary resetKey={location}>
-            <Suspense fallback={<ScreenLoading />}>
-              <Switch>
-                <Route path="/" component={Home} />
-                <Route path="/discover" component={Discover} />
-                <Route path="/discover/:info">{(params) => <DetailList info={params.info} />}</Route>
-                <Route path="/search-hashtags/:hashtag">{(params) => <SearchHashtags hashtag={params.hashtag} />}</Route>
-                <Route path="/who-to-follow" component={WhoToFollow} />
-                <Route path="/notifications" component={Notifications} />
-                <Route path="/404" component={NotFound} />
-                <Route path="/offline" component={Offline} />
-                <Route path="/sign-up" component={SignUp} />
-                <Route path="/sign-up/forgotpassword" component={ForgotPassword} />
-                <Route path="/reset-password/:hash">{(params) => <ResetPassword hash={params.hash} />}</Route>
-                <Route path="/action/:hash">{(params) => <MailAction hash={params.hash} />}</Route>
-                <Route path="/settings" component={Settings} />
-                <Route path="/settings/edit-profile" component={SettingsEditProfile} />
-                <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
-                <Route path="/timeline" component={Timeline} />
-                <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
-                <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>
-                <Route path="/post/:id/full-screen-media">{(params) => <FullScreenMedia id={params.id} />}</Route>
-                <Route path="/post/:postid/comments">{(params) => <Post postid={params.postid} comments />}</Route>
-                <Route path="/post/:postid/:commentid">{(params) => <Post postid={params.postid} commentid={params.commentid} />}</Route>
-                <Route path="/post/:postid">{(params) => <Post postid={params.postid} />}</Route>
-                <Route path="/new-post" component={NewPost} />
-                <Route path="/update-post/:postid">{(params) => <UpdatePost postid={params.postid} />}</Route>
-                <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
-                <Route component={NotFound} />
-              </Switch>
-            </Suspense>
+            <PostMoneyProvider>
+              <Suspense fallback={<ScreenLoading />}>
+                <Switch>
+                  <Route path="/" component={Home} />
+                  <Route path="/discover" component={Discover} />
+                  <Route path="/discover/:info">{(params) => <DetailList info={params.info} />}</Route>
+                  <Route path="/search-hashtags/:hashtag">{(params) => <SearchHashtags hashtag={params.hashtag} />}</Route>
+                  <Route path="/who-to-follow" component={WhoToFollow} />
+                  <Route path="/notifications" component={Notifications} />
+                  <Route path="/404" component={NotFound} />
+                  <Route path="/offline" component={Offline} />
+                  <Route path="/sign-up" component={SignUp} />
+                  <Route path="/sign-up/forgotpassword" component={ForgotPassword} />
+                  <Route path="/reset-password/:hash">{(params) => <ResetPassword hash={params.hash} />}</Route>
+                  <Route path="/action/:hash">{(params) => <MailAction hash={params.hash} />}</Route>
+                  <Route path="/settings" component={Settings} />
+                  <Route path="/settings/edit-profile" component={SettingsEditProfile} />
+                  <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
+                  <Route path="/settings/wallet" component={SettingsWallet} />
+                  <Route path="/settings/earnings" component={SettingsEarnings} />
+                  <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>
+                  <Route path="/settings/subscription/:type">{(params) => <SettingsSubscription type={params.type} />}</Route>
+                  <Route path="/gopay-return" component={GopayReturn} />
+                  <Route path="/timeline" component={Timeline} />
+                  <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
+                  <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>
+                  <Route path="/post/:id/full-screen-media">{(params) => <FullScreenMedia id={params.id} />}</Route>
+                  <Route path="/post/:postid/comments">{(params) => <Post postid={params.postid} comments />}</Route>
+                  <Route path="/post/:postid/:commentid">{(params) => <Post postid={params.postid} commentid={params.commentid} />}</Route>
+                  <Route path="/post/:postid">{(params) => <Post postid={params.postid} />}</Route>
+                  <Route path="/new-post" component={NewPost} />
+                  <Route path="/update-post/:postid">{(params) => <UpdatePost postid={params.postid} />}</Route>
+                  <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
+                  <Route component={NotFound} />
+                </Switch>
+              </Suspense>
+            </PostMoneyProvider>
           </ErrorBoundary>
         </main>
         <Footer />

@@ -4,6 +4,7 @@ import { useSite } from '../site';
 import { getPreviousLocation, isTabScreen } from '../navigation';
 import { HamburgerMenu } from './HamburgerMenu';
 import { HeaderSearch } from './HeaderSearch';
+import { HeaderEarnings } from './HeaderEarnings';
 import { GenderFilter, hasGenderFilter } from '../components/GenderFilter';
 import { Icon, LogoMark } from './icons';
 import styles from './Header.module.css';
@@ -25,6 +26,7 @@ export function Header() {
         </Link>
         {title ? <div className={styles.title}>{title}</div> : <span className={styles.spacer} />}
         <div className={styles.actions}>
+          {location === '/timeline' ? <HeaderEarnings /> : null}
           <HeaderSearch />
           {hasGenderFilter(location) ? <GenderFilter /> : null}
           {loggedIn ? null : <HamburgerMenu />}

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { TabItems } from './TabItems';
+import { EarningsAside } from './EarningsAside';
 import { Icon, LogoMark } from './icons';
 import { MediaPickerButton } from '../components/MediaPickerButton';
 import styles from './SideNav.module.css';
@@ -32,6 +33,7 @@ export function SideNav() {
           <span>{t('nav.newPost')}</span>
         </button>
       )}
+      <EarningsAside />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useSite } from '../site';
 import { activeTab, tabs, type Tab } from '../navigation';
 import { Icon } from './icons';
 import { NotificationBadge } from './NotificationBadge';
+import { EarningsTabBadge } from './EarningsTabBadge';
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
 export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout', string>>>;
@@ -67,6 +68,10 @@ function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasse
         <NotificationBadge>
           <Icon name={tab.icon} className={classes.icon} />
         </NotificationBadge>
+      ) : tab.id === 'timeline' ? (
+        <EarningsTabBadge>
+          <Icon name={tab.icon} className={classes.icon} />
+        </EarningsTabBadge>
       ) : (
         <Icon name={tab.icon} className={classes.icon} />
       )}

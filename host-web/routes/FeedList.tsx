@@ -6,6 +6,7 @@ import { Feed, PostCard, useFanstage } from '../../lib/ui';
 import { pageSizes, type FeedType } from '../../lib/sdk';
 import { usePageTitle, useSite } from '../site';
 import { useInAppLinks } from '../useInAppLinks';
+import { usePostMoney } from '../overlays/PostMoney';
 import NotFound from './NotFound';
 import styles from './FeedList.module.css';
 
@@ -28,6 +29,7 @@ export default function FeedList() {
   const { t } = useTranslation();
   const { loggedIn, sessionChecked, openLoginPrompt } = useSite();
   const onClick = useInAppLinks();
+  const money = usePostMoney();
   const kind = Object.hasOwn(feedTypes, postType) ? feedTypes[postType] : undefined;
   const tag = info?.replace(/^#/, '');
   const title = kind ? t(`sitePosts.feed.${postType}`, { tag: tag ?? '' }) : null;
@@ -45,7 +47,7 @@ export default function FeedList() {
   } else if (kind.type === 'tour') {
     content = <TourList />;
   } else {
-    content = <Feed key={`${kind.type}:${tag ?? ''}`} type={kind.type} {...(tag ? { param: tag } : {})} label={title ?? undefined} onLoginRequired={() => openLoginPrompt()} />;
+    content = <Feed key={`${kind.type}:${tag ?? ''}`} type={kind.type} {...(tag ? { param: tag } : {})} label={title ?? undefined} onLoginRequired={() => openLoginPrompt()} {...money} />;
   }
 
   return (
@@ -61,6 +63,7 @@ function TourList() {
   const { t } = useTranslation();
   const fanstage = useFanstage();
   const { openLoginPrompt } = useSite();
+  const money = usePostMoney();
   const [ids, setIds] = useState<number[] | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -83,7 +86,7 @@ function TourList() {
   return (
     <div role="feed" aria-label={t('sitePosts.feed.tour-timeline')} className={styles.list}>
       {ids.map((id, index) => (
-        <PostCard key={id} postId={id} position={{ index, size: ids.length }} headingLevel={2} onLoginRequired={() => openLoginPrompt()} />
+        <PostCard key={id} postId={id} position={{ index, size: ids.length }} headingLevel={2} onLoginRequired={() => openLoginPrompt()} {...money} />
       ))}
     </div>
   );

@@ -6,6 +6,7 @@ import { usePageTitle, useSite } from '../site';
 import { CreatorGrid } from '../components/CreatorGrid';
 import { effectiveGender, genderFilter } from '../components/genderFilter';
 import { useInAppLinks } from '../useInAppLinks';
+import { usePostMoney } from '../overlays/PostMoney';
 import styles from './Home.module.css';
 
 /**
@@ -19,6 +20,7 @@ export default function Home() {
   const creatorsId = useId();
   const postsId = useId();
   const onClick = useInAppLinks();
+  const money = usePostMoney();
   usePageTitle(null);
   const gender = effectiveGender(genderFilter.value, loggedIn);
 
@@ -40,7 +42,7 @@ export default function Home() {
           {t('sitePosts.home.latest')}
         </h2>
         {/* Until the session is known the reader may be on the way to /timeline: no list yet. */}
-        {sessionChecked && !loggedIn ? <Feed key={gender} type="public" gender={gender} label={t('sitePosts.home.latest')} onLoginRequired={() => openLoginPrompt()} /> : null}
+        {sessionChecked && !loggedIn ? <Feed key={gender} type="public" gender={gender} label={t('sitePosts.home.latest')} onLoginRequired={() => openLoginPrompt()} {...money} /> : null}
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { PostCard, useFanstage, type PostCardProps } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
 import { useInAppLinks } from '../useInAppLinks';
+import { usePostMoney } from '../overlays/PostMoney';
 import { idOf } from '../components/routeIds';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import NotFound from './NotFound';
@@ -33,6 +34,7 @@ function SinglePost({ id, toComments, focusCommentId }: { id: number; toComments
   const { openLoginPrompt } = useSite();
   const [, navigate] = useLocation();
   const onClick = useInAppLinks();
+  const money = usePostMoney();
   const entry = useMemo(() => fanstage.posts.get(id), [fanstage, id]);
   const post = entry.post.value;
   const error = entry.error.value;
@@ -62,6 +64,7 @@ function SinglePost({ id, toComments, focusCommentId }: { id: number; toComments
     showComments: true,
     ...(focusCommentId !== undefined ? { focusCommentId } : {}),
     onLoginRequired: () => openLoginPrompt(),
+    ...money,
     onOpenMedia: (opened, index) => {
       const media = opened.media[index];
       navigate(media ? `/post/${id}/${media.mediaId}/full-screen-media` : `/post/${id}/full-screen-media`);

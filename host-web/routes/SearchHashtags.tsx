@@ -3,6 +3,7 @@ import { Feed } from '../../lib/ui';
 import { isValidHashtag } from '../../lib/sdk';
 import { useSite, usePageTitle } from '../site';
 import { useInAppLinks } from '../useInAppLinks';
+import { usePostMoney } from '../overlays/PostMoney';
 import styles from './Discover.module.css';
 
 /** `/search-hashtags/{hashtag}` (SPEC §2): the posts carrying a hashtag, newest first, 30 a page. */
@@ -10,6 +11,7 @@ export default function SearchHashtags({ hashtag }: { hashtag: string }) {
   const { t } = useTranslation();
   const { openLoginPrompt } = useSite();
   const onClick = useInAppLinks();
+  const money = usePostMoney();
   const tag = safeDecode(hashtag).replace(/^#/, '');
   const valid = isValidHashtag(tag);
   const title = t('search.hashtagTitle', { tag });
@@ -28,6 +30,7 @@ export default function SearchHashtags({ hashtag }: { hashtag: string }) {
           label={title}
           empty={<p className={styles.message}>{t('search.hashtagEmpty', { tag })}</p>}
           onLoginRequired={() => openLoginPrompt()}
+          {...money}
         />
       ) : null}
     </div>

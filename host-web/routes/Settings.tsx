@@ -33,6 +33,21 @@ export default function Settings() {
               {t('settings.uploadAvatar')}
             </Link>
           </li>
+          <li>
+            <Link href="/settings/wallet" className={styles.item}>
+              {t('siteMoney.menu.wallet')}
+            </Link>
+          </li>
+          <li>
+            <Link href="/settings/earnings" className={styles.item}>
+              {t('siteMoney.menu.earnings')}
+            </Link>
+          </li>
+          <li>
+            <Link href="/settings/subscription/subscribing" className={styles.item}>
+              {t('siteMoney.menu.subscriptions')}
+            </Link>
+          </li>
         </ul>
       </nav>
       <section className={styles.account} aria-labelledby="settings-account">

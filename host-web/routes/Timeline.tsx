@@ -9,6 +9,7 @@ import { MediaPickerButton } from '../components/MediaPickerButton';
 import { handOverFiles } from '../components/pendingMedia';
 import { effectiveGender, genderFilter } from '../components/genderFilter';
 import { useInAppLinks } from '../useInAppLinks';
+import { usePostMoney } from '../overlays/PostMoney';
 import styles from './Timeline.module.css';
 
 function carriesFiles(event: DragEvent): boolean {
@@ -27,6 +28,7 @@ export default function Timeline() {
   const [, navigate] = useLocation();
   const { loggedIn } = useSite();
   const onClick = useInAppLinks();
+  const money = usePostMoney();
   const [dragging, setDragging] = useState(false);
   // dragenter/dragleave fire for every child crossed; counting them tells when the drag left.
   const depth = useRef(0);
@@ -81,7 +83,7 @@ export default function Timeline() {
       ) : null}
       <div onClick={onClick}>
         {/* A reload shows the screen before the session is back; the private list waits for it. */}
-        {loggedIn ? <Feed key={gender} type="private" gender={gender} whoToFollow label={t('sitePosts.timeline.title')} /> : null}
+        {loggedIn ? <Feed key={gender} type="private" gender={gender} whoToFollow label={t('sitePosts.timeline.title')} {...money} /> : null}
       </div>
       {dragging ? (
         <div className={styles.dropZone} aria-hidden="true">

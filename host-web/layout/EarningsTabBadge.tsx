@@ -1,0 +1,36 @@
+import { useEffect, type ReactNode } from 'react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { timelineBadgeError } from '../../lib/sdk';
+import { EarningsBadge } from '../../lib/ui';
+import { useSite } from '../site';
+import styles from './EarningsTabBadge.module.css';
+
+/** How often the balance is asked for while the page stays open, until the websocket pushes it. */
+const REFRESH_MS = 60_000;
+
+/**
+ * The Timeline tab's badge (SPEC §2, §9): the creator's earnings not yet seen, in dollars
+ * ('$1' under a dollar, '$99+' above $99), flagged when the account waits for the creator
+ * (approved state 7, 101, 105 or 107). Seeing the earnings in settings clears it.
+ */
+export function EarningsTabBadge({ children }: { children: ReactNode }) {
+  useSignals();
+  const { fanstage, loggedIn } = useSite();
+  const { wallet, earnings, session } = fanstage;
+
+  useEffect(() => {
+    if (!loggedIn) return;
+    wallet.refresh().catch(() => undefined);
+    const id = setInterval(() => wallet.refresh().catch(() => undefined), REFRESH_MS);
+    return () => clearInterval(id);
+  }, [wallet, loggedIn]);
+
+  const cents = loggedIn ? earnings.unacked.value : 0;
+  const flagged = loggedIn && timelineBadgeError(session.account.value?.approvedState);
+  return (
+    <span className={styles.wrap}>
+      {children}
+      <EarningsBadge cents={cents} error={flagged} className={styles.badge} />
+    </span>
+  );
+}
