@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
+import { useModalFocus } from '../dialog/useModalFocus';
 import styles from './moneyDialog.module.css';
 
 export interface MoneyDialogProps {
@@ -30,15 +31,7 @@ export function MoneyDialog({ title, onClose, children, role = 'dialog', initial
     const wanted = initialFocus ? panel.current?.querySelector<HTMLElement>(initialFocus) : null;
     return wanted ?? panel.current?.querySelector<HTMLElement>('[data-autofocus], input:not(:disabled), button:not(:disabled):not([data-close]), a[href]') ?? null;
   }
-
-  useEffect(() => {
-    const root = panel.current?.getRootNode() as Document | ShadowRoot | undefined;
-    const previous = root?.activeElement as HTMLElement | null | undefined;
-    (firstControl() ?? panel.current)?.focus();
-    return () => previous?.focus?.();
-    // Focus moves in once, when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const onKeyDown = useModalFocus(panel, onClose, firstControl);
 
   // The content changes inside (loaded, a step done, the button pressed gone): while focus rests
   // on the panel itself or was dropped to the page, it moves on to the first control.
@@ -48,26 +41,6 @@ export function MoneyDialog({ title, onClose, children, role = 'dialog', initial
     const dropped = active === null || active === panel.current || (typeof document !== 'undefined' && active === document.body);
     if (dropped) firstControl()?.focus();
   });
-
-  function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      close.current();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = Array.from(panel.current.querySelectorAll<HTMLElement>('button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea, [tabindex]:not([tabindex="-1"])'));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    const active = (panel.current.getRootNode() as Document | ShadowRoot).activeElement;
-    if (event.shiftKey && active === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  }
 
   return (
     <div className={`fs-root ${styles.backdrop}`} lang={i18n.resolvedLanguage ?? i18n.language} onMouseDown={(event) => event.target === event.currentTarget && close.current()}>

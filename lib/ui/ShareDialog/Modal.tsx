@@ -1,6 +1,7 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import '../theme/tokens.css';
+import { useModalFocus } from '../dialog/useModalFocus';
 import styles from './ShareDialog.module.css';
 
 export interface ModalProps {
@@ -20,33 +21,7 @@ export function Modal({ labelledBy, onClose, children, lang, className }: ModalP
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-
-  useEffect(() => {
-    const previous = (panel.current?.getRootNode() as Document | ShadowRoot | undefined)?.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>('button, a[href], input, textarea, select, [tabindex]:not([tabindex="-1"])');
-    (first ?? panel.current)?.focus();
-    return () => previous?.focus?.();
-  }, []);
-
-  function onKeyDown(event: KeyboardEvent) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      close.current();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = Array.from(panel.current.querySelectorAll<HTMLElement>('button:not(:disabled), a[href], input:not(:disabled), textarea, select, [tabindex]:not([tabindex="-1"])'));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    const active = (panel.current.getRootNode() as Document | ShadowRoot).activeElement;
-    if (event.shiftKey && active === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  }
+  const onKeyDown = useModalFocus(panel, onClose);
 
   const dialog = (
     <div className={`fs-root ${styles.backdrop}`} lang={lang} onMouseDown={(event) => event.target === event.currentTarget && close.current()}>
