@@ -1,6 +1,5 @@
 import { createElement } from 'react';
 import r2wc from '@r2wc/react-to-web-component';
-import { useTranslation } from 'react-i18next';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { FeedBase } from '../lib/ui/Feed/FeedBase';
 import { PostCardBase, type PostCardParts, type PostCardProps } from '../lib/ui/PostCard/PostCardBase';
@@ -13,6 +12,7 @@ import postMediaCss from '../lib/ui/PostMedia/PostMedia.module.css?inline';
 import followButtonCss from '../lib/ui/FollowButton/FollowButton.module.css?inline';
 import shareDialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { MissingCreator } from './MissingCreator';
 
 export const feedTag = 'fanstage-feed';
 
@@ -75,11 +75,6 @@ function FeedWidget({ creator, apiBase, language }: FeedElementProps) {
         })
       : createElement(MissingCreator),
   );
-}
-
-function MissingCreator() {
-  const { t } = useTranslation();
-  return createElement('p', { className: 'fs-root', role: 'status' }, t('widget.noUser'));
 }
 
 let elementClass: CustomElementConstructor | undefined;

@@ -1,6 +1,5 @@
 import { createElement } from 'react';
 import r2wc from '@r2wc/react-to-web-component';
-import { useTranslation } from 'react-i18next';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { TipButton } from '../lib/ui/TipButton/TipButton';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
@@ -9,6 +8,7 @@ import giftPickerCss from '../lib/ui/GiftPicker/GiftPicker.module.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
 import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { MissingCreator } from './MissingCreator';
 
 export const tipButtonTag = 'fanstage-tip-button';
 
@@ -44,11 +44,6 @@ function TipButtonWidget({ creator, apiBase, language }: TipButtonElementProps) 
         })
       : createElement(MissingCreator),
   );
-}
-
-function MissingCreator() {
-  const { t } = useTranslation();
-  return createElement('p', { className: 'fs-root', role: 'status' }, t('widget.noUser'));
 }
 
 let elementClass: CustomElementConstructor | undefined;

@@ -7,7 +7,7 @@ import { FirstEarningsPopup, formatMoney, useFanstage } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import { LoginNeeded } from './Settings';
-import { TransactionRow } from './TransactionRow';
+import { TransactionHistory } from './TransactionHistory';
 import styles from './Money.module.css';
 
 /**
@@ -46,9 +46,6 @@ function Earnings() {
     if (unacked > 0) earnings.ack().catch(() => undefined);
   }, [unacked, earnings]);
 
-  const lines = earnings.lines;
-  const items = lines.items.value;
-  const status = lines.status.value;
   const payouts = earnings.payouts.value ?? [];
   const date = (ms: number) => new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'medium' }).format(new Date(ms));
 
@@ -96,30 +93,7 @@ function Earnings() {
         </ul>
       </section>
 
-      <section className={styles.card} aria-labelledby="earnings-lines">
-        <h2 id="earnings-lines" className={styles.subtitle}>
-          {t('siteMoney.earnings.lines')}
-        </h2>
-        {status === 'error' ? (
-          <p role="alert" className={styles.warning}>
-            {t('errors.couldnt-get-info-from-server')}
-          </p>
-        ) : null}
-        {items.length === 0 && (status === 'ready' || status === 'ended') ? <p className={styles.muted}>{t('siteMoney.earnings.noLines')}</p> : null}
-        <ul className={styles.list} data-testid="earnings-lines">
-          {items.map((item) => (
-            <TransactionRow key={item.id} item={item} language={i18n.resolvedLanguage ?? 'en'} />
-          ))}
-        </ul>
-        {status === 'loading' ? <p role="status">{t('app.loading')}</p> : null}
-        {lines.canLoadMore.value ? (
-          <div className={styles.actions}>
-            <button type="button" className={styles.secondary} onClick={() => void lines.nextPage()}>
-              {t('siteMoney.more')}
-            </button>
-          </div>
-        ) : null}
-      </section>
+      <TransactionHistory id="earnings-lines" title={t('siteMoney.earnings.lines')} empty={t('siteMoney.earnings.noLines')} list={earnings.lines} testId="earnings-lines" />
       <FirstEarningsPopup />
     </section>
   );

@@ -5,7 +5,7 @@ import { cardLabel, formatMoney, useFanstage, WalletTopUp } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import { LoginNeeded } from './Settings';
-import { TransactionRow } from './TransactionRow';
+import { TransactionHistory } from './TransactionHistory';
 import { gopayReturnUrl } from './moneyLinks';
 import styles from './Money.module.css';
 
@@ -79,36 +79,7 @@ function Wallet() {
 }
 
 function History() {
-  useSignals();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { wallet } = useFanstage();
-  const list = wallet.transactions;
-  const items = list.items.value;
-  const status = list.status.value;
-  return (
-    <section className={styles.card} aria-labelledby="wallet-history">
-      <h2 id="wallet-history" className={styles.subtitle}>
-        {t('siteMoney.wallet.history')}
-      </h2>
-      {status === 'error' ? (
-        <p role="alert" className={styles.warning}>
-          {t('errors.couldnt-get-info-from-server')}
-        </p>
-      ) : null}
-      {items.length === 0 && (status === 'ready' || status === 'ended') ? <p className={styles.muted}>{t('siteMoney.wallet.noHistory')}</p> : null}
-      <ul className={styles.list} data-testid="wallet-history">
-        {items.map((item) => (
-          <TransactionRow key={item.id} item={item} language={i18n.resolvedLanguage ?? 'en'} />
-        ))}
-      </ul>
-      {status === 'loading' ? <p role="status">{t('app.loading')}</p> : null}
-      {list.canLoadMore.value ? (
-        <div className={styles.actions}>
-          <button type="button" className={styles.secondary} onClick={() => void list.nextPage()}>
-            {t('siteMoney.more')}
-          </button>
-        </div>
-      ) : null}
-    </section>
-  );
+  return <TransactionHistory id="wallet-history" title={t('siteMoney.wallet.history')} empty={t('siteMoney.wallet.noHistory')} list={wallet.transactions} testId="wallet-history" />;
 }
