@@ -125,3 +125,13 @@ export const SubscriptionStatus = {
   cancelled: 24,
   expired: 50,
 } as const;
+
+/** The websocket (lib/contract/realtime.ts). */
+/** SPEC §9: heartbeat 50 s, reconnect after 2 s, the site reloads above 6 reconnections; widgets wait 10 s, up to 10 attempts. */
+export const RealtimeTiming = {
+  heartbeatMs: 50_000,
+  reconnectMs: 2_000,
+  siteReloadAfter: 6,
+  widgetReconnectMs: 10_000,
+  widgetMaxAttempts: 10,
+} as const;

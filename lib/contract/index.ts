@@ -14,3 +14,4 @@ export * from './notifications';
 export * from './search';
 export * from './payments';
 export * from './subscriptions';
+export * from './realtime';
