@@ -12,6 +12,7 @@ import { createNotificationsStore, type NotificationsStore } from './stores/noti
 import { createWalletStore, type WalletStore, type WalletStoreOptions } from './stores/wallet';
 import { createEarningsStore, type EarningsStore } from './stores/earnings';
 import { createSubscriptionsStore, type SubscriptionsStore } from './stores/subscriptions';
+import { createSocket, type FanstageSocket, type SocketOptions } from './socket';
 import { effect } from '@preact/signals-core';
 
 /**
@@ -46,6 +47,11 @@ export interface Fanstage {
   readonly earnings: EarningsStore;
   /** Subscription offers, subscribing with credits or by card, and the lists. */
   readonly subscriptions: SubscriptionsStore;
+  /**
+   * The realtime connection (`/ws/`). It does not connect by itself: call `connect()` once the
+   * page wants live updates. Its balance and badge messages feed `wallet` and `notifications`.
+   */
+  readonly socket: FanstageSocket;
 }
 
 export interface FanstageOptions extends ClientOptions {
@@ -53,10 +59,12 @@ export interface FanstageOptions extends ClientOptions {
   session?: SessionOptions;
   /** How card payments open the processor's page (tests and unusual hosts replace the window). */
   payments?: Omit<WalletStoreOptions, 'isLoggedIn'>;
+  /** The realtime connection: `mode: 'widget'` and `onFailure` for widgets, `WebSocketImpl` outside browsers. */
+  socket?: SocketOptions;
 }
 
 export function createFanstage(options: FanstageOptions): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, ...clientOptions } = options;
+  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, ...clientOptions } = options;
   const client = createClient(clientOptions);
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
@@ -65,11 +73,25 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   const wallet = createWalletStore(client, { ...paymentOptions, isLoggedIn });
   const earnings = createEarningsStore(client, wallet);
   const subscriptions = createSubscriptionsStore(client, wallet, { isLoggedIn });
+  const notifications = createNotificationsStore(client, { isLoggedIn });
+  const socket = createSocket(client, session, socketOptions);
+  socket.on('amountChange', (message) => void wallet.apply(message.balance));
+  socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
+  socket.on('notificationsRead', () => notifications.setUnreadCount(0));
+  // The server ends this session (an admin block, a password changed elsewhere).
+  socket.on('beforeLogout', () => void session.logout());
+  // Whatever changed while the connection was down came without a message: ask again.
+  socket.on('reconnected', () => {
+    if (!isLoggedIn()) return;
+    void wallet.refresh().catch(() => undefined);
+    void notifications.refreshCount().catch(() => undefined);
+  });
   // The money of one viewer is never shown to the next: a logout forgets it.
   let wasLoggedIn = session.isLoggedIn.peek();
   effect(() => {
     const now = session.isLoggedIn.value;
     if (wasLoggedIn && !now) {
+      socket.disconnect();
       wallet.reset();
       earnings.reset();
       subscriptions.reset();
@@ -85,12 +107,13 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     relations: createRelationsStore(client, profiles, session),
     account: accountApi(client),
     search: createSearchStore(client, { isLoggedIn: () => session.isLoggedIn.peek(), rememberProfiles: (list) => profiles.remember(list) }),
-    notifications: createNotificationsStore(client, { isLoggedIn: () => session.isLoggedIn.peek() }),
+    notifications,
     posts,
     feeds: createFeedStore(posts, session),
     uploads: createUploadStore(client, session),
     wallet,
     earnings,
     subscriptions,
+    socket,
   };
 }

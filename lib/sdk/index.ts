@@ -82,6 +82,8 @@ export { createEarningsStore } from './stores/earnings';
 export type { EarningsStore } from './stores/earnings';
 export { createSubscriptionsStore } from './stores/subscriptions';
 export type { SubscriptionsStore, SubscribeByCardOptions } from './stores/subscriptions';
+export { createSocket, socketUrl, SocketCloseCodes } from './socket';
+export type { FanstageSocket, SocketOptions, SocketSession, SocketMode, SocketEvent, SocketEventMap, SocketErrorCode, ConnectedState, WebSocketConstructor } from './socket';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';
 export * from './rules';

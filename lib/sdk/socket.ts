@@ -1,0 +1,373 @@
+/**
+ * The realtime connection (SPEC §4 websocket, §7 `/ws/`, §9 heartbeat): one websocket per
+ * page, authorised by the session's access token, kept open across drops.
+ *
+ * API (stable):
+ *
+ *   const socket = fanstage.socket;           // createSocket(client, session, options)
+ *
+ *   socket.connect()        boolean  opens the connection (false when nobody is logged in).
+ *                           Nothing connects by itself: the site and widgets call it.
+ *   socket.disconnect()     closes it for good (no reconnection); a logout does it too.
+ *   socket.send(message)    boolean  false (and nothing queued) when not open: show
+ *                           `errors.message_not_send-offline`.
+ *   socket.on(type, fn)     () => void  a handler for one server message type, or
+ *                           `'reconnected'` (open again after a drop: re-fetch what may have
+ *                           been missed). Returns the unsubscribe.
+ *
+ *   socket.connectedState   ReadonlySignal<'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed'>
+ *   socket.attempts         ReadonlySignal<number>  reconnection attempts since the last open
+ *   socket.tryingToReconnect ReadonlySignal<boolean>  from the second attempt on: show
+ *                           `realtime.trying-to-reconnect` (SPEC §8)
+ *   socket.lastError        ReadonlySignal<SocketErrorCode | null>
+ *
+ * Rules: a token the server refuses (close 4401) before the first open is refreshed once
+ * through the session and the connection tried again; a refused origin (4403) is final. Any
+ * other drop reconnects after 2 s. On the site, more than 6 reconnections in a row reload the
+ * page; in a widget, reconnections come every 10 s and after 10 of them the socket gives up
+ * ('failed') and calls `onFailure`, which the widget reports to its host page. The server pings
+ * every 50 s and gets a `pong`; when nothing at all arrives for twice that, the connection is
+ * taken for dead and replaced.
+ */
+import { batch, signal, type ReadonlySignal } from '@preact/signals-core';
+import type { ClientMessage, ServerMessage, ServerMessageOf, ServerMessageType } from '../contract/realtime';
+import { RealtimeTiming } from '../contract/constants';
+import type { FanstageClient } from './client';
+
+export type ConnectedState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed';
+
+/**
+ * Why the socket is not open: `unauthorized` (the token was refused even after a refresh),
+ * `origin-refused` (this site may not connect), `connection-lost` (a drop), `heartbeat-timeout`
+ * (silence), `gave-up` (a widget ran out of attempts), `no-session` (connect without a login).
+ */
+export type SocketErrorCode = 'unauthorized' | 'origin-refused' | 'connection-lost' | 'heartbeat-timeout' | 'gave-up' | 'no-session';
+
+/** The close codes of `/ws/`. */
+export const SocketCloseCodes = { unauthorized: 4401, originRefused: 4403 } as const;
+
+/** Any constructor shaped like the browser's `WebSocket` (Node without one passes `ws`). */
+export type WebSocketConstructor = new (url: string) => WebSocket;
+
+export type SocketMode = 'site' | 'widget';
+
+/** What the socket needs of the session store. */
+export interface SocketSession {
+  readonly accessToken: ReadonlySignal<string | null>;
+  refresh(): Promise<boolean>;
+}
+
+export interface SocketOptions {
+  /** `'site'` (default) reloads the page after too many reconnections; `'widget'` gives up and reports. */
+  mode?: SocketMode;
+  /** The WebSocket implementation; default `globalThis.WebSocket`. */
+  WebSocketImpl?: WebSocketConstructor;
+  /** Wait before a reconnection; default 2 s on the site, 10 s in a widget. */
+  reconnectMs?: number;
+  /** Widget mode: reconnections before giving up; default 10. */
+  maxAttempts?: number;
+  /** Site mode: reconnections in a row after which the page reloads; default 6 (reloads on the 7th). */
+  reloadAfter?: number;
+  /** The server's ping interval; silence for twice this drops the connection. Default 50 s. */
+  heartbeatMs?: number;
+  /** Site mode: how the page reloads; default `location.reload()`. */
+  reload?: () => void;
+  /** Widget mode: called once when the socket gives up (or the origin is refused). */
+  onFailure?: (error: SocketErrorCode) => void;
+}
+
+/** The events `on` accepts: every server message type, and `reconnected`. */
+export type SocketEventMap = { [T in ServerMessageType]: ServerMessageOf<T> } & { reconnected: { attempts: number } };
+export type SocketEvent = keyof SocketEventMap;
+
+const OPEN = 1;
+
+/** `ws://host/ws/?token=` for an `http` base URL, `wss://` for `https`. */
+export function socketUrl(baseUrl: string, token: string): string {
+  const base = new URL(baseUrl || globalThis.location.href);
+  const protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${protocol}//${base.host}/ws/?token=${encodeURIComponent(token)}`;
+}
+
+function isServerMessage(value: unknown): value is ServerMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+export function createSocket(client: FanstageClient, session: SocketSession, options: SocketOptions = {}) {
+  const mode: SocketMode = options.mode ?? 'site';
+  const reconnectMs = options.reconnectMs ?? (mode === 'widget' ? RealtimeTiming.widgetReconnectMs : RealtimeTiming.reconnectMs);
+  const maxAttempts = options.maxAttempts ?? RealtimeTiming.widgetMaxAttempts;
+  const reloadAfter = options.reloadAfter ?? RealtimeTiming.siteReloadAfter;
+  const heartbeatMs = options.heartbeatMs ?? RealtimeTiming.heartbeatMs;
+  const reload = options.reload ?? (() => globalThis.location.reload());
+
+  const connectedState = signal<ConnectedState>('idle');
+  const attempts = signal(0);
+  const tryingToReconnect = signal(false);
+  const lastError = signal<SocketErrorCode | null>(null);
+
+  const handlers = new Map<SocketEvent, Set<(payload: never) => void>>();
+  let current: WebSocket | null = null;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  let watchdog: ReturnType<typeof setTimeout> | null = null;
+  /** True between connect() and disconnect(). */
+  let wanted = false;
+  /** Opened at least once since connect(): a later open is a reconnection. */
+  let hasOpened = false;
+  /** The token was refreshed since the last open; a second refusal is final. */
+  let refreshedToken = false;
+  // Bumped on connect and disconnect, so an old refresh or timer cannot act on a new connection.
+  let generation = 0;
+
+  function emit<E extends SocketEvent>(type: E, payload: SocketEventMap[E]): void {
+    const set = handlers.get(type);
+    if (!set) return;
+    for (const handler of [...set]) {
+      try {
+        (handler as (payload: SocketEventMap[E]) => void)(payload);
+      } catch (error) {
+        // One screen's broken handler must not stop the others or the connection.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  function on<E extends SocketEvent>(type: E, handler: (payload: SocketEventMap[E]) => void): () => void {
+    let set = handlers.get(type);
+    if (!set) handlers.set(type, (set = new Set()));
+    const entry = handler as (payload: never) => void;
+    set.add(entry);
+    return () => void set.delete(entry);
+  }
+
+  function clearTimers(): void {
+    if (reconnectTimer !== null) clearTimeout(reconnectTimer);
+    if (watchdog !== null) clearTimeout(watchdog);
+    reconnectTimer = null;
+    watchdog = null;
+  }
+
+  function armWatchdog(): void {
+    if (watchdog !== null) clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      watchdog = null;
+      const dead = current;
+      if (!dead) return;
+      // Detached first: a close handshake with a silent server may never finish.
+      current = null;
+      closeQuietly(dead, 4000, 'heartbeat-timeout');
+      dropped('heartbeat-timeout');
+    }, heartbeatMs * 2);
+  }
+
+  function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+    ws.onopen = null;
+    ws.onmessage = null;
+    ws.onclose = null;
+    ws.onerror = null;
+    try {
+      ws.close(code, reason);
+    } catch {
+      // Already closing.
+    }
+  }
+
+  function fail(code: SocketErrorCode): void {
+    clearTimers();
+    wanted = false;
+    batch(() => {
+      lastError.value = code;
+      connectedState.value = 'failed';
+      tryingToReconnect.value = false;
+    });
+    options.onFailure?.(code);
+  }
+
+  function open(): void {
+    reconnectTimer = null;
+    const token = session.accessToken.peek();
+    if (!token) {
+      wanted = false;
+      batch(() => {
+        lastError.value = 'no-session';
+        connectedState.value = 'closed';
+        tryingToReconnect.value = false;
+      });
+      return;
+    }
+    const Impl = options.WebSocketImpl ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
+    if (!Impl) throw new Error('No WebSocket implementation: pass `WebSocketImpl`.');
+    if (!hasOpened && connectedState.peek() !== 'reconnecting') connectedState.value = 'connecting';
+    let ws: WebSocket;
+    try {
+      ws = new Impl(socketUrl(client.baseUrl, token));
+    } catch {
+      dropped('connection-lost');
+      return;
+    }
+    current = ws;
+    // The transport opens before the server has checked the token: the connection counts as
+    // open only with the server's `hello`. Silence from here on is caught by the watchdog.
+    ws.onopen = () => {
+      if (ws === current) armWatchdog();
+    };
+    ws.onmessage = (event: MessageEvent) => {
+      if (ws !== current) return;
+      armWatchdog();
+      if (typeof event.data !== 'string') return;
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (!isServerMessage(message)) return;
+      if (message.type === 'hello') opened();
+      if (message.type === 'ping') send({ type: 'pong', ts: message.ts });
+      emit(message.type, message as never);
+    };
+    ws.onclose = (event: CloseEvent) => {
+      if (ws !== current) return;
+      current = null;
+      closed(event.code);
+    };
+    // Every error is followed by a close, which decides what happens next.
+    ws.onerror = () => undefined;
+  }
+
+  function opened(): void {
+    const reconnection = hasOpened;
+    const before = attempts.peek();
+    hasOpened = true;
+    refreshedToken = false;
+    batch(() => {
+      connectedState.value = 'open';
+      attempts.value = 0;
+      tryingToReconnect.value = false;
+      lastError.value = null;
+    });
+    if (reconnection) emit('reconnected', { attempts: before });
+  }
+
+  function closed(code: number): void {
+    if (watchdog !== null) clearTimeout(watchdog);
+    watchdog = null;
+    if (!wanted) return;
+    if (code === SocketCloseCodes.originRefused) return fail('origin-refused');
+    if (code === SocketCloseCodes.unauthorized) {
+      if (refreshedToken) return fail('unauthorized');
+      refreshedToken = true;
+      const asOf = generation;
+      const firstConnection = !hasOpened;
+      session.refresh().then(
+        (ok) => {
+          if (asOf !== generation || !wanted) return;
+          if (!ok) {
+            // The session has ended (soft logout): nothing to connect with.
+            wanted = false;
+            batch(() => {
+              lastError.value = 'unauthorized';
+              connectedState.value = 'closed';
+            });
+            return;
+          }
+          if (firstConnection) open();
+          else dropped('connection-lost');
+        },
+        () => {
+          if (asOf === generation && wanted) dropped('connection-lost');
+        },
+      );
+      return;
+    }
+    dropped('connection-lost');
+  }
+
+  /** The connection is gone against our will: try again later, reload, or give up. */
+  function dropped(reason: SocketErrorCode): void {
+    if (!wanted) return;
+    const next = attempts.peek() + 1;
+    if (mode === 'widget' && next > maxAttempts) return fail('gave-up');
+    if (mode === 'site' && next > reloadAfter) {
+      clearTimers();
+      wanted = false;
+      batch(() => {
+        lastError.value = reason;
+        connectedState.value = 'failed';
+      });
+      reload();
+      return;
+    }
+    batch(() => {
+      lastError.value = reason;
+      attempts.value = next;
+      connectedState.value = 'reconnecting';
+      tryingToReconnect.value = next >= 2;
+    });
+    if (reconnectTimer !== null) clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(open, reconnectMs);
+  }
+
+  /** Opens the connection; false when nobody is logged in. Calling it while connected does nothing. */
+  function connect(): boolean {
+    if (wanted) return true;
+    if (!session.accessToken.peek()) {
+      lastError.value = 'no-session';
+      return false;
+    }
+    generation += 1;
+    wanted = true;
+    hasOpened = false;
+    refreshedToken = false;
+    batch(() => {
+      attempts.value = 0;
+      tryingToReconnect.value = false;
+      lastError.value = null;
+    });
+    open();
+    return true;
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  function disconnect(): void {
+    generation += 1;
+    wanted = false;
+    clearTimers();
+    const ws = current;
+    current = null;
+    if (ws) closeQuietly(ws, 1000, 'bye');
+    batch(() => {
+      connectedState.value = connectedState.peek() === 'idle' ? 'idle' : 'closed';
+      attempts.value = 0;
+      tryingToReconnect.value = false;
+    });
+  }
+
+  /** Sends one message; false (nothing queued) when the socket is not open. */
+  function send(message: ClientMessage): boolean {
+    const ws = current;
+    if (!ws || connectedState.peek() !== 'open' || ws.readyState !== OPEN) return false;
+    try {
+      ws.send(JSON.stringify(message));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    mode,
+    connectedState: connectedState as ReadonlySignal<ConnectedState>,
+    attempts: attempts as ReadonlySignal<number>,
+    tryingToReconnect: tryingToReconnect as ReadonlySignal<boolean>,
+    lastError: lastError as ReadonlySignal<SocketErrorCode | null>,
+    connect,
+    disconnect,
+    send,
+    on,
+  };
+}
+
+export type FanstageSocket = ReturnType<typeof createSocket>;

@@ -1,0 +1,360 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket as NodeWebSocket, WebSocketServer, type WebSocket as ServerSide } from 'ws';
+import { createFanstage, socketUrl, type Fanstage, type FanstageOptions, type SocketErrorCode, type WebSocketConstructor } from '../../lib/sdk';
+import type { Balance } from '../../lib/contract';
+import type { ClientMessage, ServerMessage } from '../../lib/contract/realtime';
+import { sendEnvelope, type ApiServer, type Handler, type RecordedRequest } from './support/api-server';
+import { fetchWithCookies, mountSessionServer, type SessionServer } from './support/session-server';
+
+/** One websocket the server accepted, with everything the client sent on it. */
+interface Connection {
+  ws: ServerSide;
+  token: string;
+  received: ClientMessage[];
+  closed: boolean;
+}
+
+/**
+ * A real HTTP server (the session endpoints of tests/unit/support/session-server.ts) with a
+ * real `ws` server at `/ws/` on the same port: it checks `?token=` against the access tokens the
+ * session server issued, closes with 4401 when the token is not live, then says `hello`.
+ */
+interface RealtimeServer extends ApiServer {
+  readonly connections: Connection[];
+  /**
+   * What the server does with the next connections: 'accept' (default), 'refuse-origin' (4403),
+   * or 'refuse-token' (4401 whatever the token). An accepted connection gets `hello` and then
+   * only what a test sends: no pings, as from a server that has gone silent.
+   */
+  behaviour: 'accept' | 'refuse-origin' | 'refuse-token';
+  /** Closes every open connection as a restarting server would (1012). */
+  dropAll(): void;
+  /** The next this many connections are closed at once (1013), as while the server is down. */
+  refuseNext: number;
+  /** The access tokens the server accepts. */
+  liveTokens: ReadonlySet<string>;
+  send(connection: Connection, message: ServerMessage): void;
+}
+
+async function startRealtimeServer(): Promise<RealtimeServer> {
+  const handlers = new Map<string, Handler>();
+  const requests: RecordedRequest[] = [];
+  const connections: Connection[] = [];
+  const http: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      const handler = handlers.get(recorded.url.split('?')[0] ?? '/');
+      if (!handler) return sendEnvelope(res, { statusCode: -1, statusText: 'route-not-found' }, 404);
+      void Promise.resolve(handler(recorded, res));
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  http.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws/') return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const token = url.searchParams.get('token') ?? '';
+      const connection: Connection = { ws, token, received: [], closed: false };
+      connections.push(connection);
+      ws.on('message', (data) => connection.received.push(JSON.parse(String(data)) as ClientMessage));
+      ws.on('close', () => (connection.closed = true));
+      if (state.refuseNext > 0) {
+        state.refuseNext -= 1;
+        return ws.close(1013, 'try-again-later');
+      }
+      if (state.behaviour === 'refuse-origin') return ws.close(4403, 'origin');
+      if (state.behaviour === 'refuse-token' || !state.liveTokens.has(token)) return ws.close(4401, 'unauthorized');
+      ws.send(JSON.stringify({ type: 'hello', userId: 100, serverTime: Date.now() }));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const state: RealtimeServer = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    connections,
+    behaviour: 'accept',
+    refuseNext: 0,
+    liveTokens: new Set(),
+    on: (path, handler) => void handlers.set(path, handler),
+    dropAll: () => connections.filter((c) => !c.closed).forEach((c) => c.ws.close(1012, 'restart')),
+    send: (connection, message) => connection.ws.send(JSON.stringify(message)),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        http.closeAllConnections();
+        http.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+  return state;
+}
+
+let server: RealtimeServer;
+let api: SessionServer;
+const made: Fanstage[] = [];
+let balanceTs = 100;
+
+beforeAll(async () => {
+  server = await startRealtimeServer();
+  api = mountSessionServer(server);
+  server.liveTokens = api.liveAccessTokens;
+  api.addPerson('fan@example.com', 'correct horse battery');
+  // The wallet's balance, as `GET /api/payments/balance` answers it.
+  server.on('/api/payments/balance', (_req, res) => {
+    const balance: Balance = { gBalance: 1000, cBalance: 0, cPayout: 0, ts: balanceTs, isFirst: false, myCbalance: 0, myCbalance_acked: 0, firstEarningsSeen: false };
+    sendEnvelope(res, { statusCode: 2, body: balance });
+  });
+  server.on('/api/count/', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { notifications: 3, chat: 0 } }));
+});
+
+afterEach(() => {
+  server.behaviour = 'accept';
+  server.refuseNext = 0;
+  for (const fanstage of made.splice(0)) {
+    fanstage.socket.disconnect();
+    fanstage.session.dispose();
+  }
+  for (const connection of server.connections.splice(0)) connection.ws.terminate();
+});
+
+afterAll(() => server.close());
+
+/** A logged-in fan whose socket uses `ws` as its WebSocket and short, test-sized waits. */
+async function loggedIn(socket: FanstageOptions['socket'] = {}): Promise<Fanstage> {
+  const fanstage = createFanstage({
+    baseUrl: server.baseUrl,
+    fetch: fetchWithCookies(),
+    session: { mode: 'cookie' },
+    socket: { WebSocketImpl: NodeWebSocket as unknown as WebSocketConstructor, reconnectMs: 20, ...socket },
+  });
+  made.push(fanstage);
+  await fanstage.session.login('fan@example.com', 'correct horse battery');
+  return fanstage;
+}
+
+function live(): Connection[] {
+  return server.connections.filter((c) => !c.closed);
+}
+
+describe('socket url', () => {
+  it('uses ws for http and wss for https, on the API host at /ws/', () => {
+    expect(socketUrl('http://127.0.0.1:8080', 'a.b.c')).toBe('ws://127.0.0.1:8080/ws/?token=a.b.c');
+    expect(socketUrl('https://api.fanstage.example/base/', 'x+y')).toBe('wss://api.fanstage.example/ws/?token=x%2By');
+  });
+});
+
+describe('fanstage.socket', () => {
+  it('does not connect by itself, and not without a session', async () => {
+    const anonymous = createFanstage({ baseUrl: server.baseUrl, fetch: fetchWithCookies(), socket: { WebSocketImpl: NodeWebSocket as unknown as WebSocketConstructor } });
+    made.push(anonymous);
+    expect(anonymous.socket.connect()).toBe(false);
+    expect(anonymous.socket.lastError.value).toBe('no-session');
+    const fanstage = await loggedIn();
+    expect(fanstage.socket.connectedState.value).toBe('idle');
+    expect(server.connections).toHaveLength(0);
+  });
+
+  it('connects with the access token, dispatches messages and answers pings', async () => {
+    const fanstage = await loggedIn();
+    const hellos: number[] = [];
+    const posts: number[] = [];
+    fanstage.socket.on('hello', (message) => hellos.push(message.userId));
+    const stop = fanstage.socket.on('newPost', (message) => posts.push(message.postId));
+    expect(fanstage.socket.connect()).toBe(true);
+    await vi.waitFor(() => expect(hellos).toEqual([100]));
+    expect(fanstage.socket.connectedState.value).toBe('open');
+    const [connection] = live();
+    expect(connection!.token).toBe(fanstage.session.accessToken.value);
+
+    server.send(connection!, { type: 'newPost', postId: 7, userId: 42 });
+    server.send(connection!, { type: 'ping', ts: 1234 });
+    await vi.waitFor(() => expect(connection!.received).toEqual([{ type: 'pong', ts: 1234 }]));
+    expect(posts).toEqual([7]);
+
+    stop();
+    server.send(connection!, { type: 'newPost', postId: 8, userId: 42 });
+    server.send(connection!, { type: 'updateCount', notifications: 5 });
+    await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(5));
+    expect(posts).toEqual([7]);
+
+    server.send(connection!, { type: 'notificationsRead' });
+    await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(0));
+
+    expect(fanstage.socket.send({ type: 'notificationsRead' })).toBe(true);
+    await vi.waitFor(() => expect(connection!.received).toContainEqual({ type: 'notificationsRead' }));
+  });
+
+  it('refuses to send while not open, and queues nothing', async () => {
+    const fanstage = await loggedIn();
+    expect(fanstage.socket.send({ type: 'ping', ts: 1 })).toBe(false);
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    fanstage.socket.disconnect();
+    expect(fanstage.socket.connectedState.value).toBe('closed');
+    expect(fanstage.socket.send({ type: 'ping', ts: 2 })).toBe(false);
+    await vi.waitFor(() => expect(live()).toHaveLength(0));
+    expect(server.connections.flatMap((c) => c.received)).toEqual([]);
+  });
+
+  it('reconnects after a server close and re-fetches what it may have missed', async () => {
+    const fanstage = await loggedIn();
+    const reconnected: number[] = [];
+    fanstage.socket.on('reconnected', (event) => reconnected.push(event.attempts));
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const balanceCalls = api.count('/api/payments/balance');
+
+    server.dropAll();
+    await vi.waitFor(() => expect(reconnected).toEqual([1]));
+    expect(fanstage.socket.connectedState.value).toBe('open');
+    expect(fanstage.socket.attempts.value).toBe(0);
+    expect(live()).toHaveLength(1);
+    // The wallet and the badge count are asked again.
+    await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(3));
+    await vi.waitFor(() => expect(fanstage.wallet.balance.value?.gBalance).toBe(1000));
+    expect(api.count('/api/payments/balance')).toBe(balanceCalls + 1);
+  });
+
+  it('refreshes the token once when the first connection is refused with 4401, then connects', async () => {
+    const fanstage = await loggedIn();
+    const before = fanstage.session.accessToken.value;
+    api.expireAccessTokens();
+    const refreshes = api.count('/papi/login/refresh');
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    expect(api.count('/papi/login/refresh')).toBe(refreshes + 1);
+    expect(server.connections.map((c) => c.token)).toEqual([before, fanstage.session.accessToken.value]);
+    expect(fanstage.session.accessToken.value).not.toBe(before);
+  });
+
+  it('stops when the token is refused again after the refresh', async () => {
+    const failures: SocketErrorCode[] = [];
+    const fanstage = await loggedIn({ onFailure: (code) => failures.push(code) });
+    const refreshes = api.count('/papi/login/refresh');
+    server.behaviour = 'refuse-token';
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('failed'));
+    expect(fanstage.socket.lastError.value).toBe('unauthorized');
+    expect(failures).toEqual(['unauthorized']);
+    expect(server.connections).toHaveLength(2);
+    expect(api.count('/papi/login/refresh')).toBe(refreshes + 1);
+  });
+
+  it('treats a refused origin as final', async () => {
+    const failures: SocketErrorCode[] = [];
+    const fanstage = await loggedIn({ mode: 'widget', onFailure: (code) => failures.push(code) });
+    server.behaviour = 'refuse-origin';
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(failures).toEqual(['origin-refused']));
+    expect(fanstage.socket.connectedState.value).toBe('failed');
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('in a widget, gives up after the allowed attempts and reports the failure', async () => {
+    const failures: SocketErrorCode[] = [];
+    const trying: boolean[] = [];
+    const fanstage = await loggedIn({ mode: 'widget', maxAttempts: 3, onFailure: (code) => failures.push(code) });
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    server.refuseNext = Infinity;
+    fanstage.socket.attempts.subscribe(() => trying.push(fanstage.socket.tryingToReconnect.value));
+    server.dropAll();
+    await vi.waitFor(() => expect(failures).toEqual(['gave-up']));
+    expect(fanstage.socket.connectedState.value).toBe('failed');
+    expect(fanstage.socket.tryingToReconnect.value).toBe(false);
+    // The first connection and three reconnections, then nothing more.
+    expect(server.connections).toHaveLength(4);
+    // The warning shows from the second attempt on.
+    expect(trying).toEqual([false, false, true, true]);
+  });
+
+  it('on the site, reloads the page after more than 6 reconnections', async () => {
+    let reloads = 0;
+    const fanstage = await loggedIn({ reload: () => (reloads += 1) });
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    server.refuseNext = Infinity;
+    server.dropAll();
+    await vi.waitFor(() => expect(reloads).toBe(1));
+    expect(server.connections).toHaveLength(1 + 6);
+    expect(fanstage.socket.connectedState.value).toBe('failed');
+  });
+
+  it('counts reconnections in a row: an open in between starts again', async () => {
+    let reloads = 0;
+    const fanstage = await loggedIn({ reload: () => (reloads += 1), reloadAfter: 2 });
+    fanstage.socket.connect();
+    let opens = 0;
+    fanstage.socket.on('hello', () => (opens += 1));
+    for (let round = 1; round <= 3; round++) {
+      await vi.waitFor(() => expect(opens).toBe(round));
+      // Each time: one refused reconnection, then a second that works.
+      server.refuseNext = 1;
+      server.dropAll();
+    }
+    await vi.waitFor(() => expect(opens).toBe(4));
+    expect(server.connections).toHaveLength(1 + 3 * 2);
+    expect(reloads).toBe(0);
+  });
+
+  it('drops a silent connection after twice the heartbeat and connects again', async () => {
+    const fanstage = await loggedIn({ heartbeatMs: 100 });
+    const reconnected: number[] = [];
+    fanstage.socket.on('reconnected', (event) => reconnected.push(event.attempts));
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const first = server.connections[0]!;
+    await vi.waitFor(() => expect(reconnected.length).toBeGreaterThan(0));
+    fanstage.socket.disconnect();
+    expect(reconnected[0]).toBe(1);
+    await vi.waitFor(() => expect(first.closed).toBe(true));
+    expect(first.received).toEqual([]);
+  });
+
+  it('a server that keeps talking is not dropped', async () => {
+    // Silence is allowed for 2 s; the server talks every 300 ms for longer than that.
+    const fanstage = await loggedIn({ heartbeatMs: 1000 });
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const connection = live()[0]!;
+    for (let i = 0; i < 8; i++) {
+      server.send(connection, { type: 'ping', ts: i });
+      await vi.waitFor(() => expect(connection.received).toHaveLength(i + 1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(connection.closed).toBe(false);
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('discards a balance older than the one the wallet has', async () => {
+    const fanstage = await loggedIn();
+    balanceTs = 100;
+    await fanstage.wallet.refresh();
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const connection = live()[0]!;
+    const update = (gBalance: number, ts: number) => ({ gBalance, cBalance: 0, cPayout: 0, ts, myCbalance: 0, myCbalance_acked: 0 });
+    server.send(connection, { type: 'amountChange', balance: update(500, 300) });
+    server.send(connection, { type: 'amountChange', balance: update(1, 250) });
+    server.send(connection, { type: 'updateCount', notifications: 9 });
+    await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(9));
+    expect(fanstage.wallet.balance.value).toMatchObject({ gBalance: 500, ts: 300, firstEarningsSeen: false });
+  });
+
+  it('logs out on beforeLogout, and a logout closes the connection for good', async () => {
+    const fanstage = await loggedIn();
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    server.send(live()[0]!, { type: 'beforeLogout', reason: 'admin-blocked' });
+    await vi.waitFor(() => expect(fanstage.session.isLoggedIn.value).toBe(false));
+    expect(fanstage.socket.connectedState.value).toBe('closed');
+    await vi.waitFor(() => expect(live()).toHaveLength(0));
+    expect(server.connections).toHaveLength(1);
+  });
+});
