@@ -33,6 +33,8 @@ import { registerTimelineRoutes } from './features/timeline/routes';
 import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
+import { createRealtime, type RealtimeOptions } from './realtime';
+import { watchCommits } from './realtime/after-commit';
 
 export interface RouteEntry {
   method: string;
@@ -47,6 +49,8 @@ export interface BuildAppOptions {
   seed?: boolean;
   /** Fastify's logger option; defaults to pino at `config.logLevel`. */
   logger?: FastifyServerOptions['logger'];
+  /** The websocket's heartbeat and limits (tests shorten the heartbeat). */
+  realtime?: RealtimeOptions;
 }
 
 declare module 'fastify' {
@@ -99,7 +103,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await database.close();
   });
   const storage: MediaStorage = config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media'));
-  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock() };
+  // The websocket server and the cross-node bus (Redis when REDIS_URL is set).
+  const realtime = createRealtime(config, app.log, options.realtime);
+  app.addHook('preClose', async () => realtime.closeSockets());
+  app.addHook('onClose', async () => realtime.close());
+  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime };
+  // Badge counts and balances reach the sockets once the transaction that changed them committed.
+  watchCommits(database.db, {
+    notified: (userIds) => void realtime.publishCounts(userIds),
+    balances: (userIds) => void realtime.publishBalances(userIds),
+  });
   const jobs = createJobs(ctx, app.log, database.driver);
   app.decorate('fanstage', { ...ctx, database, routes, jobs });
 
@@ -111,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (created > 0) app.log.info({ users: created }, 'seeded demo content');
     }
   } catch (error) {
+    await realtime.close();
     await database.close();
     throw error;
   }
@@ -175,6 +189,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerPaymentRoutes(app, ctx, jobs);
   registerSpendingRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx, jobs);
+  // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
+  realtime.start(ctx, app.server, originPolicy);
   // Timers only where the server really serves; tests run jobs themselves.
   if (config.nodeEnv !== 'test') {
     app.addHook('onReady', async () => jobs.start());

@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db';
 import type { MediaStorage } from './media/storage';
 import type { UnlockKeys } from './media/unlock-keys';
+import type { RealtimePublisher } from './realtime';
 
 /** What every feature's routes and services are built with. */
 export interface AppContext {
@@ -21,6 +22,8 @@ export interface AppContext {
   unlockKeys: UnlockKeys;
   /** Now, movable by tests (renewals, lapsed holds). */
   clock: Clock;
+  /** Reaches people's open websockets on every node; publish only after the change committed. */
+  realtime: RealtimePublisher;
 }
 
 /** The Fastify instance with TypeBox inference for route schemas. */

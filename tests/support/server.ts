@@ -5,13 +5,15 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../server/src/app';
+import { buildApp, type BuildAppOptions } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 
 export interface TestServer {
   app: FastifyInstance;
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   baseUrl: string;
+  /** The database it runs on (`memory://` for PGlite); another server may share it via `databaseUrl`. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,17 @@ export interface TestServerOptions {
   seed?: boolean;
   /** Where the built front ends are looked for (default: the repository's dist). */
   webRoot?: string;
+  /**
+   * Run on this existing PostgreSQL database instead of a fresh one (it is not dropped on
+   * close): a second node next to another test server, which owns the database.
+   */
+  databaseUrl?: string;
+  /** JWT_SECRET, so nodes of one test accept each other's access tokens (default: a random one). */
+  jwtSecret?: string;
+  /** REDIS_URL of the server: nodes sharing one Redis deliver each other's realtime events. */
+  redisUrl?: string;
+  /** The websocket's heartbeat and limits. */
+  realtime?: BuildAppOptions['realtime'];
 }
 
 /**
@@ -33,7 +46,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let databaseUrl = 'memory://';
   let dropDatabase: (() => Promise<void>) | undefined;
 
-  if (adminUrl !== undefined && adminUrl !== 'memory://') {
+  if (options.databaseUrl !== undefined) {
+    databaseUrl = options.databaseUrl;
+  } else if (adminUrl !== undefined && adminUrl !== 'memory://') {
     const name = `fanstage_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -66,8 +81,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       PORT: '0',
       HOST: '127.0.0.1',
       ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
+      ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+      ...(options.jwtSecret ? { JWT_SECRET: options.jwtSecret } : {}),
     });
-    app = await buildApp({ config, seed: options.seed ?? true });
+    app = await buildApp({ config, seed: options.seed ?? true, ...(options.realtime ? { realtime: options.realtime } : {}) });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const started = app;
@@ -75,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return {
       app: started,
       baseUrl: `http://127.0.0.1:${port}`,
+      databaseUrl,
       async close() {
         if (closed) return;
         closed = true;

@@ -372,6 +372,8 @@ export async function changePassword(ctx: AppContext, userId: number, current: s
   if (!(await verifyPassword(user.passwordHash, current))) throw new AppError('wrong-password');
   await ctx.db.update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));
   await revokeSessions(ctx, userId, keepFamilyId ?? undefined);
+  // The other devices' sockets are told and closed; the session that made the change keeps its own.
+  ctx.realtime.logout(userId, 'disconnected-password', keepFamilyId);
 }
 
 /** SPEC §6: an admin blocks an account; it is logged out everywhere and cannot log in. */
@@ -383,6 +385,7 @@ export async function banUser(ctx: AppContext, userId: number): Promise<void> {
     .returning({ id: users.id });
   if (row === undefined) throw new AppError('user-not-found');
   await revokeSessions(ctx, userId);
+  ctx.realtime.logout(userId, 'admin-blocked');
 }
 
 // ---- embed sign-in ----

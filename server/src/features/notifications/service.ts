@@ -6,6 +6,7 @@ import { blocks, follows, media, notifications, posts, profileVisits, users } fr
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { mergedTypes, mergeWindowMs, timelineFanOutLimit } from './domain';
+import { notificationRecorded } from '../../realtime/after-commit';
 
 /** The database or an open transaction: notifications are written with the change they tell of. */
 export type Writer = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -78,7 +79,10 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
       .set({ count: sql`${notifications.count} + 1`, updatedAt: now, fromUserId })
       .where(inArray(notifications.id, latest))
       .returning({ id: notifications.id });
-    if (merged.length > 0) return;
+    if (merged.length > 0) {
+      notificationRecorded(db, input.userId);
+      return;
+    }
   }
   await db.insert(notifications).values({
     userId: input.userId,
@@ -92,6 +96,8 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
     createdAt: now,
     updatedAt: now,
   });
+  // The user's open sockets get the new badge count once this write has committed.
+  notificationRecorded(db, input.userId);
 }
 
 /**
@@ -206,8 +212,10 @@ export function createNotificationService(ctx: AppContext) {
     },
 
     /** Everything up to now counts as read (the `notificationsRead` of SPEC §7). */
-    async markRead(viewerId: number): Promise<void> {
+    async markRead(viewerId: number, options: { exceptConnection?: string } = {}): Promise<void> {
       await db.update(users).set({ notificationsReadAt: new Date() }).where(eq(users.id, viewerId));
+      // The viewer's other devices clear their badge too (the socket that asked is left out).
+      ctx.realtime.publish(viewerId, { type: 'notificationsRead' }, { except: options.exceptConnection });
     },
 
     async counts(viewerId: number): Promise<Counts> {

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { paymentCards, paymentOrders, type PaymentOrderRow } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, inTransaction, transfer, type Tx } from '../../ledger';
+import { balancesChanged } from '../../realtime/after-commit';
 import { settleSubscriptionOrder } from '../subscriptions/orders-hook';
 import { createProcessors, type Processors } from './processors';
 import type { ProcessorEvent } from './processors/types';
@@ -150,7 +151,7 @@ export async function applyProcessorEvent(ctx: AppContext, processor: string, ev
 
 async function creditOrder(tx: Tx, order: PaymentOrderRow): Promise<void> {
   const bonus = order.credits - order.amount;
-  await transfer(tx, {
+  const { replayed } = await transfer(tx, {
     key: `topup:${order.id}`,
     kind: 'topup',
     userId: order.userId,
@@ -166,6 +167,7 @@ async function creditOrder(tx: Tx, order: PaymentOrderRow): Promise<void> {
         : []),
     ],
   });
+  if (!replayed) balancesChanged(tx, [order.userId]);
 }
 
 /** Keeps a card's token (never its number); the same token is kept once. */

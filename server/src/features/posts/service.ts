@@ -3,9 +3,10 @@ import type { CreatedPost, CreatePostBody, LikeState, Post, PostStatsBody } from
 import type { PublicProfile } from '../../../../lib/contract/users';
 import { MediaStatus } from '../../../../lib/contract/media';
 import type { AppContext } from '../../context';
-import { media, postHashtags, postLikes, postMedia, posts, postStats, users } from '../../db/schema';
+import { follows, media, postHashtags, postLikes, postMedia, posts, postStats, users } from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { notifyFollowersOfPost, recordNotification, type Writer } from '../notifications/service';
+import { timelineFanOutLimit } from '../notifications/domain';
 import { profileColumns } from '../users/service';
 import { toPublicProfile } from '../users/domain';
 import { notBlockedWith, postDoesntExist, visiblePost } from './access';
@@ -52,6 +53,20 @@ export function createPostService(ctx: AppContext) {
     if (taken.length > 0) throw errors.invalidRequest({ location: 'body', field: 'mediaIds', reason: 'in-use', value: taken[0]!.mediaId });
   }
 
+  /** `newPost` to the author's most recent followers (as many as get the timeline notification). */
+  async function announcePost(authorId: number, postId: number): Promise<void> {
+    const rows = await db
+      .select({ id: follows.followerId })
+      .from(follows)
+      .where(eq(follows.followedId, authorId))
+      .orderBy(desc(follows.createdAt))
+      .limit(timelineFanOutLimit);
+    ctx.realtime.publish(
+      rows.map((row) => row.id),
+      { type: 'newPost', postId, userId: authorId },
+    );
+  }
+
   return {
     one,
 
@@ -87,6 +102,8 @@ export function createPostService(ctx: AppContext) {
         await notifyFollowersOfPost(tx, viewerId, id, schedule.publishedAt);
         return id;
       });
+      // Followers with the site open hear of a post published now; scheduled ones show up on their own.
+      if (schedule.publishedAt.getTime() <= Date.now()) await announcePost(viewerId, postId);
       const post = await one(postId, viewerId);
       return price.notASeller ? { ...post, notASeller: true } : post;
     },

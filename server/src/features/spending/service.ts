@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { gifts, media, mediaUnlocks, postMedia, posts, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, balanceOf, inTransaction, pay, type Tx } from '../../ledger';
+import { balancesChanged } from '../../realtime/after-commit';
 import { servableStatuses } from '../media/domain';
 import { recordNotification } from '../notifications/service';
 import { blockedWith, postDoesntExist, visiblePost } from '../posts/access';
@@ -48,6 +49,7 @@ export function createSpendingService(ctx: AppContext) {
           earnerCents: gift.cValue,
           meta: { postId: post.id, giftId: gift.id },
         });
+        if (!replayed) balancesChanged(tx, [fanId, post.userId]);
         let totalGiftsCount: number;
         if (replayed) {
           const [row] = await tx.select({ count: posts.giftsCount }).from(posts).where(eq(posts.id, post.id));
@@ -90,6 +92,7 @@ export function createSpendingService(ctx: AppContext) {
           earnerCents: gift.cValue,
           meta: { giftId: gift.id },
         });
+        if (!replayed) balancesChanged(tx, [fanId, creator.id]);
         if (!replayed) await recordNotification(tx, { userId: creator.id, type: 'postGift', fromUserId: fanId, giftId: gift.id });
         return walletAnswer(tx, fanId);
       });
@@ -156,6 +159,7 @@ export function createSpendingService(ctx: AppContext) {
           meta: { mediaId: row.id, postId: shown.postId },
         });
         await tx.insert(mediaUnlocks).values({ userId: fanId, mediaId: row.id, pricePaid: fanAmount }).onConflictDoNothing();
+        if (!replayed) balancesChanged(tx, [fanId, row.ownerId]);
         if (!replayed) await recordNotification(tx, { userId: row.ownerId, type: 'postMediaUnlock', fromUserId: fanId, postId: shown.postId, mediaId: row.id });
         return answer();
       });

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { balancesChanged } from '../../realtime/after-commit';
 import { SubscriptionStatus, type NotificationType } from '../../../../lib/contract/constants';
 import type { AppContext } from '../../context';
 import { subscriptions, type SubscriptionRow } from '../../db/schema';
@@ -51,6 +52,7 @@ export async function payPeriod(tx: Tx, ctx: AppContext, row: SubscriptionRow, p
     meta: { offerId: row.offerId, subscriptionId: row.id, ...payment.meta },
   });
   if (replayed) return { replayed, row };
+  balancesChanged(tx, [row.subscriberId, row.creatorId]);
   const starting = !isRunning(row.status);
   const [updated] = await tx
     .update(subscriptions)

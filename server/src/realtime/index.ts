@@ -1,0 +1,382 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { RealtimeTiming } from '../../../lib/contract/constants';
+import type { ClientEvent, LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { blocks } from '../db/schema';
+import { verifyAccessToken } from '../features/auth/guard';
+import { createNotificationService } from '../features/notifications/service';
+import { createPaymentService } from '../features/payments/service';
+import type { OriginPolicy } from '../http/origins';
+import { createRedisBus, type Bus, type BusEvent } from './bus';
+
+/** What features use to reach people's open sockets, on this node and (with Redis) every other. */
+export interface RealtimePublisher {
+  /** Sends `message` to every socket of the user(s); `except` leaves out one connection (`Connection.key`). */
+  publish(userIds: number | readonly number[], message: ServerMessage, options?: { except?: string }): void;
+  /**
+   * Sends `beforeLogout` to the user's sockets and closes them. Sockets opened by the session
+   * family `keepSessionFamily` (the session that changed the password) stay.
+   */
+  logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null): void;
+  /** Sends each user their fresh badge counts (`updateCount`). */
+  publishCounts(userIds: readonly number[]): Promise<void>;
+  /** Sends each user their fresh `Balance` (`amountChange`); call after the transfer committed. */
+  publishBalances(userIds: readonly (number | null | undefined)[]): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  /** How often the server pings (default RealtimeTiming.heartbeatMs); two missed pings drop the socket. */
+  heartbeatMs?: number;
+  /** A socket whose unsent data exceeds this is cut off with 1013 (default 1 MiB). */
+  maxBufferedBytes?: number;
+  /** Client messages per second a connection may send on average (default 20). */
+  messagesPerSecond?: number;
+  /** How many messages a connection may send at once (default 40). */
+  messageBurst?: number;
+}
+
+export interface Realtime extends RealtimePublisher {
+  /** This node's id; messages on the bus carry it so nobody delivers twice. */
+  readonly nodeId: string;
+  /** Starts answering `GET /ws/` upgrades on the HTTP server. */
+  start(ctx: AppContext, server: Server, originPolicy: OriginPolicy): void;
+  /** Closes every socket (1001) and stops listening; the bus is closed by `close`. */
+  closeSockets(): void;
+  close(): Promise<void>;
+  /** How many sockets this node holds (for a user, or in all). */
+  connectionCount(userId?: number): number;
+}
+
+/** The websocket's address (SPEC §7); `/ws` without the slash is accepted too. */
+export const realtimePath = '/ws/';
+/** Close codes: the token was refused (refresh and retry), the origin was refused. */
+export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1008, tryAgainLater: 1013, goingAway: 1001 } as const;
+/** The largest client frame accepted; client messages are small JSON objects. */
+const maxPayloadBytes = 16 * 1024;
+/** Refused messages beyond the burst after which the connection is closed as abusive. */
+const abuseAfterRefusals = 40;
+
+const clientEvents: ReadonlySet<string> = new Set<ClientEvent>(['typing', 'stoptyping', 'mediaupload', 'audiorecord']);
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+interface Connection {
+  /** Unique over all nodes: `<nodeId>:<n>`. */
+  key: string;
+  userId: number;
+  sessionFamily: string | null;
+  socket: WebSocket;
+  /** Pings sent and not answered yet. */
+  missed: number;
+  tokens: number;
+  lastRefill: number;
+  refused: number;
+}
+
+export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
+  const nodeId = randomBytes(8).toString('hex');
+  const heartbeatMs = options.heartbeatMs ?? RealtimeTiming.heartbeatMs;
+  const maxBuffered = options.maxBufferedBytes ?? 1_048_576;
+  const rate = options.messagesPerSecond ?? 20;
+  const burst = options.messageBurst ?? 40;
+  const byUser = new Map<number, Set<Connection>>();
+  let counter = 0;
+  let ctx: AppContext | undefined;
+  let wss: WebSocketServer | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let detach: (() => void) | undefined;
+  let closing = false;
+
+  const bus: Bus | null = config.redisUrl === undefined ? null : createRedisBus(config.redisUrl, nodeId, log, (event) => applyLocally(event));
+
+  function send(connection: Connection, message: ServerMessage): void {
+    const { socket } = connection;
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > maxBuffered) {
+      // A client that does not read is cut off rather than buffered for without bound.
+      socket.close(CloseCodes.tryAgainLater, 'slow consumer');
+      return;
+    }
+    socket.send(JSON.stringify(message));
+  }
+
+  function deliverLocally(userIds: readonly number[], message: ServerMessage, except?: string): void {
+    for (const userId of userIds) {
+      const connections = byUser.get(userId);
+      if (connections === undefined) continue;
+      for (const connection of connections) if (connection.key !== except) send(connection, message);
+    }
+  }
+
+  function logoutLocally(userId: number, reason: LogoutReason, keep?: string): void {
+    const connections = byUser.get(userId);
+    if (connections === undefined) return;
+    for (const connection of [...connections]) {
+      if (keep !== undefined && connection.sessionFamily === keep) continue;
+      send(connection, { type: 'beforeLogout', reason });
+      connection.socket.close(CloseCodes.unauthorized, reason);
+      forget(connection);
+    }
+  }
+
+  function applyLocally(event: BusEvent): void {
+    if (event.kind === 'deliver') deliverLocally(event.userIds, event.message, event.except);
+    else logoutLocally(event.userId, event.reason, event.keepSessionFamily);
+  }
+
+  /** Whether anyone could receive a message for the user: always with other nodes, else only local sockets. */
+  function reachable(userId: number): boolean {
+    return bus !== null || byUser.has(userId);
+  }
+
+  function forget(connection: Connection): void {
+    const connections = byUser.get(connection.userId);
+    if (connections === undefined) return;
+    connections.delete(connection);
+    if (connections.size === 0) byUser.delete(connection.userId);
+  }
+
+  const publisher: RealtimePublisher = {
+    publish(target, message, publishOptions) {
+      const userIds = typeof target === 'number' ? [target] : [...target];
+      if (userIds.length === 0) return;
+      deliverLocally(userIds, message, publishOptions?.except);
+      bus?.publish({ kind: 'deliver', userIds, message, ...(publishOptions?.except === undefined ? {} : { except: publishOptions.except }) });
+    },
+    logout(userId, reason, keepSessionFamily) {
+      const keep = keepSessionFamily ?? undefined;
+      logoutLocally(userId, reason, keep);
+      bus?.publish({ kind: 'logout', userId, reason, ...(keep === undefined ? {} : { keepSessionFamily: keep }) });
+    },
+    async publishCounts(userIds) {
+      if (ctx === undefined) return;
+      const service = createNotificationService(ctx);
+      for (const userId of new Set(userIds)) {
+        if (!reachable(userId)) continue;
+        try {
+          const counts = await service.counts(userId);
+          publisher.publish(userId, { type: 'updateCount', notifications: counts.notifications });
+        } catch (error) {
+          log.warn({ err: error, userId }, 'realtime: could not count notifications');
+        }
+      }
+    },
+    async publishBalances(userIds) {
+      if (ctx === undefined) return;
+      const service = createPaymentService(ctx);
+      for (const userId of new Set(userIds)) {
+        if (userId === null || userId === undefined || !reachable(userId)) continue;
+        try {
+          const b = await service.balance(userId);
+          publisher.publish(userId, {
+            type: 'amountChange',
+            balance: { gBalance: b.gBalance, cBalance: b.cBalance, cPayout: b.cPayout, ts: b.ts, myCbalance: b.myCbalance, myCbalance_acked: b.myCbalance_acked },
+          });
+        } catch (error) {
+          log.warn({ err: error, userId }, 'realtime: could not read a balance');
+        }
+      }
+    },
+  };
+
+  function refuseUpgrade(socket: Duplex, status: 403 | 404 | 503, text: string): void {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
+  }
+
+  async function isBlockedEitherWay(a: number, b: number): Promise<boolean> {
+    const rows = await ctx!.db
+      .select({ one: sql<number>`1` })
+      .from(blocks)
+      .where(or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Token bucket: false when the connection has no message left this moment. */
+  function take(connection: Connection): boolean {
+    const now = Date.now();
+    connection.tokens = Math.min(burst, connection.tokens + ((now - connection.lastRefill) / 1000) * rate);
+    connection.lastRefill = now;
+    if (connection.tokens < 1) return false;
+    connection.tokens -= 1;
+    return true;
+  }
+
+  /** Counts a client message against the connection's budget; false when it is refused. */
+  function admit(connection: Connection): boolean {
+    // Any message shows the client is alive.
+    connection.missed = 0;
+    if (take(connection)) {
+      connection.refused = 0;
+      return true;
+    }
+    connection.refused += 1;
+    if (connection.refused > abuseAfterRefusals) connection.socket.close(CloseCodes.policy, 'too many messages');
+    else send(connection, { type: 'error', statusText: 'too-many-requests' });
+    return false;
+  }
+
+  async function onClientMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
+    let message: unknown;
+    try {
+      if (isBinary) throw new Error('binary frame');
+      message = JSON.parse(textOf(data));
+    } catch {
+      send(connection, { type: 'error', statusText: 'invalid-json' });
+      return;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      send(connection, { type: 'error', statusText: 'invalid-request' });
+      return;
+    }
+    const fields = message as Record<string, unknown>;
+    switch (fields.type) {
+      case 'ping':
+        send(connection, { type: 'pong', ts: typeof fields.ts === 'number' && Number.isFinite(fields.ts) ? fields.ts : Date.now() });
+        return;
+      case 'pong':
+        return;
+      case 'eventMessage': {
+        const target = fields.userId;
+        const event = fields.event;
+        if (typeof event !== 'string' || !clientEvents.has(event) || typeof target !== 'number' || !Number.isSafeInteger(target) || target <= 0) {
+          send(connection, { type: 'error', statusText: 'invalid-request', ref: 'eventMessage' });
+          return;
+        }
+        if (target === connection.userId || (await isBlockedEitherWay(connection.userId, target))) return;
+        publisher.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: connection.userId });
+        return;
+      }
+      case 'notificationsRead':
+        await createNotificationService(ctx!).markRead(connection.userId, { exceptConnection: connection.key });
+        return;
+      default:
+        send(connection, { type: 'error', statusText: 'invalid-request', ref: typeof fields.type === 'string' ? fields.type.slice(0, 40) : undefined });
+    }
+  }
+
+  function accept(socket: WebSocket, userId: number, sessionFamily: string | null): void {
+    counter += 1;
+    const connection: Connection = { key: `${nodeId}:${counter}`, userId, sessionFamily, socket, missed: 0, tokens: burst, lastRefill: Date.now(), refused: 0 };
+    let set = byUser.get(userId);
+    if (set === undefined) {
+      set = new Set();
+      byUser.set(userId, set);
+    }
+    set.add(connection);
+    // One message at a time per connection, in the order sent.
+    let queue = Promise.resolve();
+    socket.on('message', (data, isBinary) => {
+      if (!admit(connection)) return;
+      queue = queue.then(() =>
+        onClientMessage(connection, data, isBinary).catch((error: unknown) => {
+          log.warn({ err: error }, 'realtime: a client message failed');
+          send(connection, { type: 'error', statusText: 'internal-error' });
+        }),
+      );
+    });
+    socket.on('pong', () => {
+      connection.missed = 0;
+    });
+    socket.on('close', () => forget(connection));
+    socket.on('error', (error) => log.debug({ err: error }, 'realtime: socket error'));
+    send(connection, { type: 'hello', userId, serverTime: Date.now() });
+  }
+
+  async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, policy: OriginPolicy): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== realtimePath && url.pathname !== '/ws') {
+      refuseUpgrade(socket, 404, 'Not Found');
+      return;
+    }
+    if (closing || wss === undefined) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+      return;
+    }
+    // Browsers always send Origin; a page of an origin the platform does not know is kept out.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !(await policy.isAllowed(origin))) {
+      refuseUpgrade(socket, 403, 'Forbidden');
+      return;
+    }
+    const token = url.searchParams.get('token');
+    let verified: Awaited<ReturnType<typeof verifyAccessToken>> | null = null;
+    if (token !== null && token !== '') {
+      try {
+        verified = await verifyAccessToken(ctx!, token);
+      } catch {
+        verified = null;
+      }
+    }
+    if (socket.destroyed || wss === undefined) return;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // Refused after the handshake, so the browser sees the code and refreshes its token.
+      if (verified === null || closing) ws.close(verified === null ? CloseCodes.unauthorized : CloseCodes.goingAway, verified === null ? 'unauthorized' : 'closing');
+      else accept(ws, verified.viewer.id, verified.sessionFamily);
+    });
+  }
+
+  function beat(): void {
+    const ts = Date.now();
+    for (const connections of byUser.values()) {
+      for (const connection of connections) {
+        if (connection.missed >= 2) {
+          connection.socket.terminate();
+          forget(connection);
+          continue;
+        }
+        connection.missed += 1;
+        send(connection, { type: 'ping', ts });
+      }
+    }
+  }
+
+  return {
+    nodeId,
+    ...publisher,
+    start(appCtx, server, policy) {
+      ctx = appCtx;
+      wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, clientTracking: false });
+      const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        socket.on('error', () => socket.destroy());
+        onUpgrade(request, socket, head, policy).catch((error: unknown) => {
+          log.warn({ err: error }, 'realtime: upgrade failed');
+          socket.destroy();
+        });
+      };
+      server.on('upgrade', listener);
+      detach = () => server.off('upgrade', listener);
+      heartbeat = setInterval(beat, heartbeatMs);
+      heartbeat.unref();
+    },
+    closeSockets() {
+      closing = true;
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      detach?.();
+      for (const connections of byUser.values()) for (const connection of connections) connection.socket.close(CloseCodes.goingAway, 'server closing');
+    },
+    async close() {
+      this.closeSockets();
+      for (const connections of byUser.values()) for (const connection of connections) connection.socket.terminate();
+      byUser.clear();
+      wss?.close();
+      await bus?.close();
+    },
+    connectionCount(userId) {
+      if (userId !== undefined) return byUser.get(userId)?.size ?? 0;
+      let total = 0;
+      for (const connections of byUser.values()) total += connections.size;
+      return total;
+    },
+  };
+}

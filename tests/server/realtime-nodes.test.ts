@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { ServerMessage } from '../../lib/contract/realtime';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { apiCaller } from '../support/inject';
+
+/**
+ * Two server nodes on one PostgreSQL database and one Redis: what one node publishes reaches
+ * sockets held by the other. PGlite cannot be shared between two servers, so this suite needs
+ * DATABASE_URL (a PostgreSQL server) and REDIS_URL.
+ */
+const databaseUrl = process.env.DATABASE_URL?.trim();
+const redisUrl = process.env.REDIS_URL?.trim();
+const runnable = Boolean(databaseUrl && databaseUrl !== 'memory://' && redisUrl);
+const skipReason = 'needs DATABASE_URL (PostgreSQL) and REDIS_URL: two nodes must share a database and a Redis';
+
+let nodeA: TestServer;
+let nodeB: TestServer;
+
+const patience = 15_000;
+
+class Client {
+  readonly received: ServerMessage[] = [];
+  readonly closed: Promise<number>;
+
+  constructor(readonly socket: WebSocket) {
+    this.closed = new Promise((resolve) => socket.on('close', (code) => resolve(code)));
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as ServerMessage;
+      this.received.push(message);
+      if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong', ts: message.ts }));
+    });
+  }
+
+  async next(test: (message: ServerMessage) => boolean, from = 0): Promise<ServerMessage> {
+    const deadline = Date.now() + patience;
+    for (;;) {
+      const found = this.received.slice(from).find(test);
+      if (found !== undefined) return found;
+      if (Date.now() > deadline || this.socket.readyState > WebSocket.OPEN) throw new Error(`no matching message; got ${JSON.stringify(this.received)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async sync(): Promise<void> {
+    const ts = Math.floor(Math.random() * 1e12);
+    const from = this.received.length;
+    this.socket.send(JSON.stringify({ type: 'ping', ts }));
+    await this.next((m) => m.type === 'pong' && m.ts === ts, from);
+  }
+}
+
+const clients: Client[] = [];
+async function connectTo(node: TestServer, account: TestAccount): Promise<Client> {
+  const socket = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(account.accessToken)}`, { origin: node.baseUrl });
+  const client = new Client(socket);
+  clients.push(client);
+  await client.next((m) => m.type === 'hello');
+  return client;
+}
+
+/**
+ * Publishes on node A until node B's socket has it: B subscribes to Redis while it starts,
+ * and the subscription may complete a moment after B answers its first request.
+ */
+async function publishUntilDelivered(client: Client, userId: number): Promise<void> {
+  const marker = Math.floor(Math.random() * 1e9);
+  const deadline = Date.now() + patience;
+  while (!client.received.some((m) => m.type === 'pong' && m.ts === marker)) {
+    if (Date.now() > deadline) throw new Error('the bus never delivered');
+    nodeA.app.fanstage.realtime.publish(userId, { type: 'pong', ts: marker });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Redis' : `skipped: ${skipReason}`})`, () => {
+  beforeAll(async () => {
+    nodeA = await startTestServer({ seed: false, redisUrl });
+    nodeB = await startTestServer({ seed: false, redisUrl, databaseUrl: nodeA.databaseUrl, jwtSecret: nodeA.app.fanstage.config.jwtSecret });
+  });
+  afterAll(async () => {
+    for (const client of clients) client.socket.terminate();
+    await nodeB?.close();
+    await nodeA?.close();
+  });
+
+  const callA = apiCaller(() => nodeA.app);
+
+  it('delivers what node A publishes to a socket on node B, once', async () => {
+    const fan = await createAccount(nodeA.app);
+    const onB = await connectTo(nodeB, fan);
+    const onA = await connectTo(nodeA, fan);
+    await publishUntilDelivered(onB, fan.id);
+    const fromA = onA.received.length;
+    const fromB = onB.received.length;
+    nodeA.app.fanstage.realtime.publish(fan.id, { type: 'newPost', postId: 7, userId: 3 });
+    expect(await onB.next((m) => m.type === 'newPost', fromB)).toEqual({ type: 'newPost', postId: 7, userId: 3 });
+    // Node A delivered locally and ignored its own message coming back from Redis.
+    await publishUntilDelivered(onB, fan.id);
+    await onA.sync();
+    expect(onA.received.slice(fromA).filter((m) => m.type === 'newPost')).toHaveLength(1);
+  });
+
+  it('brings a notification made through node A to the user on node B', async () => {
+    const creator = await createAccount(nodeA.app, { seller: true });
+    const fan = await createAccount(nodeA.app);
+    const onB = await connectTo(nodeB, creator);
+    await publishUntilDelivered(onB, creator.id);
+    expect((await callA('POST', '/api/users/follow', fan, { id: creator.id })).json).toEqual({ statusCode: 1 });
+    expect(await onB.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 1 });
+  });
+
+  it('relays typing from a socket on node A to one on node B', async () => {
+    const a = await createAccount(nodeA.app);
+    const b = await createAccount(nodeA.app);
+    const sa = await connectTo(nodeA, a);
+    const sb = await connectTo(nodeB, b);
+    await publishUntilDelivered(sb, b.id);
+    sa.socket.send(JSON.stringify({ type: 'eventMessage', event: 'typing', userId: b.id }));
+    expect(await sb.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
+  });
+
+  it('logs out on node B an account blocked through node A', async () => {
+    const admin = await createAccount(nodeA.app, { level: 500 });
+    const fan = await createAccount(nodeA.app);
+    const onB = await connectTo(nodeB, fan);
+    await publishUntilDelivered(onB, fan.id);
+    expect((await callA('POST', `/api/admin/users/${fan.id}/block`, admin)).json).toEqual({ statusCode: 1 });
+    expect(await onB.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'admin-blocked' });
+    expect(await onB.closed).toBe(4401);
+  });
+});
