@@ -110,7 +110,7 @@ beforeAll(async () => {
     const balance: Balance = { gBalance: 1000, cBalance: 0, cPayout: 0, ts: balanceTs, isFirst: false, myCbalance: 0, myCbalance_acked: 0, firstEarningsSeen: false };
     sendEnvelope(res, { statusCode: 2, body: balance });
   });
-  server.on('/api/count/', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { notifications: 3, chat: 0 } }));
+  server.on('/api/count/', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { notifications: 3, chats: 0, reactions: 0 } }));
 });
 
 afterEach(() => {
@@ -179,7 +179,7 @@ describe('fanstage.socket', () => {
 
     stop();
     server.send(connection!, { type: 'newPost', postId: 8, userId: 42 });
-    server.send(connection!, { type: 'updateCount', notifications: 5 });
+    server.send(connection!, { type: 'updateCount', notifications: 5, chats: 2, reactions: 1 });
     await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(5));
     expect(posts).toEqual([7]);
 
@@ -342,7 +342,7 @@ describe('fanstage.socket', () => {
     const update = (gBalance: number, ts: number) => ({ gBalance, cBalance: 0, cPayout: 0, ts, myCbalance: 0, myCbalance_acked: 0 });
     server.send(connection, { type: 'amountChange', balance: update(500, 300) });
     server.send(connection, { type: 'amountChange', balance: update(1, 250) });
-    server.send(connection, { type: 'updateCount', notifications: 9 });
+    server.send(connection, { type: 'updateCount', notifications: 9, chats: 0, reactions: 0 });
     await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(9));
     expect(fanstage.wallet.balance.value).toMatchObject({ gBalance: 500, ts: 300, firstEarningsSeen: false });
   });

@@ -12,3 +12,21 @@ export type { ShareNetwork, ShareInput, ShareOptions } from './share';
 export { HASHTAG_MAX_LENGTH, isValidHashtag } from './hashtag';
 export { pageSizes, cookieExpiryDays, breakpoints, breakpointFor } from './constants';
 export type { PageSizeKey, CookieName, Breakpoint } from './constants';
+export {
+  CHAT_TIME_GAP_MS,
+  SUPPORT_CHAT_LEVEL,
+  VERIFIED_BADGE_STATE,
+  typingTimings,
+  needsTimeGap,
+  withTimeGaps,
+  deliveryState,
+  chatFailureOf,
+  isSupportAccount,
+  chatPriceBadge,
+  offersMessagePriceSetting,
+  chatRecipientProblem,
+  chatDraftProblem,
+  chatReactions,
+  chatReactionOf,
+} from './chat';
+export type { ChatRow, DeliveryState, ChatRefusal, ChatPerson, ChatDraft, ChatReaction } from './chat';
