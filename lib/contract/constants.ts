@@ -126,6 +126,32 @@ export const SubscriptionStatus = {
   expired: 50,
 } as const;
 
+/** Chat (lib/contract/chat.ts): the groups a creator's mass message goes to (SPEC §7). */
+export const MassGroups = ['followers', 'subscribers', 'expired-subscribers'] as const;
+export type MassGroupName = (typeof MassGroups)[number];
+
+/** A message's `suspectedState`: 1 while marked (SPEC §4: a suspected chat is marked 24 h). */
+export const SuspectedState = { none: 0, suspected: 1 } as const;
+
+/**
+ * Why a chat message the client sent was not delivered (SPEC §4 failed draft states):
+ * `not_delivered` the seller's price rose above what the sender accepted (acknowledge and resend),
+ * `no_credit` the wallet could not pay, `waiting_for_email` the sender's e-mail is not verified,
+ * `not_delivered-general` anything else.
+ */
+export const ChatFailures = ['not_delivered', 'no_credit', 'waiting_for_email', 'not_delivered-general'] as const;
+export type ChatFailure = (typeof ChatFailures)[number];
+
+/** SPEC §9: time-gap markers after 15 min, suspected marks for 24 h, 8 conversations in the aside, pages of 30. */
+export const ChatLimits = {
+  timeGapMs: 15 * 60_000,
+  suspectedMs: 24 * 60 * 60_000,
+  asideConversations: 8,
+  pageSize: 30,
+  /** The longest text of one message, in characters. */
+  maxTextLength: 2_000,
+} as const;
+
 /** The websocket (lib/contract/realtime.ts). */
 /** SPEC §9: heartbeat 50 s, reconnect after 2 s, the site reloads above 6 reconnections; widgets wait 10 s, up to 10 attempts. */
 export const RealtimeTiming = {

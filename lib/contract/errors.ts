@@ -68,6 +68,10 @@ export const ErrorKeys = [
   'invalid-amount',
   'payout-too-small',
   'couldnt-get-info-from-server',
+  // chat
+  'message-too-long',
+  'message-not-found',
+  'conversation-not-found',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

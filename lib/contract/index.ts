@@ -14,4 +14,5 @@ export * from './notifications';
 export * from './search';
 export * from './payments';
 export * from './subscriptions';
+export * from './chat';
 export * from './realtime';

@@ -36,8 +36,16 @@ export const NotificationPage = Type.Object({
 });
 export type NotificationPage = Static<typeof NotificationPage>;
 
-/** `GET /api/count/`: the badge counts of the navigation (chat counts join with the chat feature). */
-export const Counts = Type.Object({ notifications: Type.Integer({ minimum: 0 }) });
+/**
+ * `GET /api/count/` and the websocket's `updateCount`: the badge counts of the navigation —
+ * unread notifications, conversations with unread messages, and reactions to the viewer's
+ * chat messages the viewer has not seen yet (the Chat tab shows chats + reactions).
+ */
+export const Counts = Type.Object({
+  notifications: Type.Integer({ minimum: 0 }),
+  chats: Type.Integer({ minimum: 0 }),
+  reactions: Type.Integer({ minimum: 0 }),
+});
 export type Counts = Static<typeof Counts>;
 
 export { NotificationTypes, NotificationTabs, type NotificationType } from './constants';

@@ -8,9 +8,29 @@
  * 50 s (SPEC §9 heartbeat); the client answers `pong`, or sends `ping` itself and gets `pong`.
  */
 
+import type { ChatMessage, MassMessage } from './chat';
+import type { MassGroupName } from './constants';
+
 /** Events of SPEC §7 `eventMessage`: the client's indicators and the server's notices. */
 export type ClientEvent = 'typing' | 'stoptyping' | 'mediaupload' | 'audiorecord';
 export type ServerEvent = ClientEvent | 'mediaChange' | 'partnerStatusChanged' | 'mediaUnlock' | 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
+
+/** SPEC §7 call message types, relayed between the two parties of a call. */
+export type CallMessageType =
+  | 'preOffer'
+  | 'preAnswer'
+  | 'callStart'
+  | 'callStop'
+  | 'iceCandidate'
+  | 'rtcOffer'
+  | 'creditOK'
+  | 'askForMoney'
+  | 'callEarnings'
+  | 'chatMessage'
+  | 'giftMessage'
+  | 'timeLeft'
+  | 'remoteStream'
+  | 'viewFrame';
 
 /** Why the server asks a client to log out (`beforeLogout`). */
 export type LogoutReason = 'admin-blocked' | 'disconnected-password';
@@ -22,21 +42,71 @@ export type ServerMessage =
   | { type: 'pong'; ts: number }
   /** The viewer's balance changed: a `Balance` (lib/contract/payments.ts) with its `ts`; older ones are discarded. */
   | { type: 'amountChange'; balance: { gBalance: number; cBalance: number; cPayout: number; ts: number; myCbalance: number; myCbalance_acked: number } }
-  /** Badge counts changed (notifications; chat counts come with the chat). */
-  | { type: 'updateCount'; notifications: number }
+  /**
+   * Badge counts changed: unread notifications, conversations with unread messages, and
+   * unseen reactions to the viewer's messages (the Chat tab shows chats + reactions).
+   */
+  | { type: 'updateCount'; notifications: number; chats: number; reactions: number }
+  /**
+   * A chat message was stored: to the receiver's sockets, and to the sender's (the echo on the
+   * sending socket is its acknowledgement; a resend of a stored `msgId` is echoed again).
+   */
+  | { type: 'chatMessage'; message: ChatMessage }
+  /** Acknowledges a mass message to its sender's sockets; each receiver gets a `chatMessage`. */
+  | { type: 'massChatMessage'; message: MassMessage }
+  /** Someone set (or with `reactionId` null, removed) a reaction on a message both of them see. */
+  | { type: 'chatReaction'; msgId: string; messageId: number; userId: number; reactionId: number | null }
+  /** `userId` read the conversation with the viewer up to `readDate` (epoch ms): double checks. */
+  | { type: 'readMessages'; userId: number; readDate: number }
+  /** A call message relayed from `senderId` (the calls feature gives it meaning). */
+  | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; senderId: number; receiverId: number; callMessageBody?: unknown }
+  /** Answer to `resume`: every stored message after `afterId` has been sent, in order, up to `lastId`. */
+  | { type: 'resumed'; lastId: number }
   | { type: 'notificationsRead' }
   | { type: 'newPost'; postId: number; userId: number }
+  /**
+   * An indicator or a notice. For a refused chat message (`notAcceptedPrice`, `noCredit`,
+   * `emailNotVerified`) `data` is `{ msgId, price? }`: `price` the conversation's price now
+   * (cents) for `notAcceptedPrice`. `mediaUnlock` has `{ mediaId, messageId }`; `mediaChange`
+   * `{ mediaId, mediaStatus }`.
+   */
   | { type: 'eventMessage'; event: ServerEvent; userId: number; data?: Record<string, unknown> }
   | { type: 'beforeLogout'; reason: LogoutReason }
-  /** A client message the server refused: `statusText` is a message key of the error catalogue. */
-  | { type: 'error'; statusText: string; ref?: string };
+  /**
+   * A client message the server refused: `statusText` is a message key of the error catalogue;
+   * `ref` the refused message's type and `msgId` its id when it had one.
+   */
+  | { type: 'error'; statusText: string; ref?: string; msgId?: string };
 
 /** What a client sends. */
 export type ClientMessage =
   | { type: 'ping'; ts: number }
   | { type: 'pong'; ts: number }
   | { type: 'eventMessage'; event: ClientEvent; userId: number }
-  | { type: 'notificationsRead' };
+  | { type: 'notificationsRead' }
+  /**
+   * A message to `receiverId`: text, a media the sender uploaded for chat (`POST /api/media`
+   * with purpose chat), or a gift. `price` is the conversation price (cents) the sender saw and
+   * accepts; when the seller's price is higher the message is refused with `notAcceptedPrice`.
+   */
+  | { type: 'chatMessage'; msgId: string; receiverId: number; text?: string; mediaId?: number; giftId?: number; price?: number }
+  /** A creator's message to a whole group (SPEC §7 `massChatMessage`); `senderId` is the sender's own id. */
+  | { type: 'massChatMessage'; msgId: string; senderId?: number; recGroup: MassGroupName; text?: string; mediaId?: number }
+  /** Sets or (with null) removes the viewer's reaction on a message of a conversation of theirs. */
+  | { type: 'chatReaction'; messageId: number; reactionId: number | null }
+  /** The viewer read the conversation with `userId` up to now. */
+  | { type: 'chatConvRead'; userId: number }
+  /** The viewer opened `profileUserId`'s profile (once per profile, never one's own). */
+  | { type: 'profileVisit'; userId?: number; profileUserId: number }
+  /** The author announces a post of theirs that is published (followers get `newPost`). */
+  | { type: 'newPost'; postId: number }
+  /** Relayed to `receiverId` as it is, with `senderId` added. */
+  | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; receiverId: number; callMessageBody?: unknown }
+  /**
+   * After a reconnect: send every chat message to or from the viewer stored after `afterId`
+   * (the highest `ChatMessage.id` the client holds), in order, then `resumed`.
+   */
+  | { type: 'resume'; afterId: number };
 
 export type ServerMessageType = ServerMessage['type'];
 export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;

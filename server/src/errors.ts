@@ -66,6 +66,9 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'invalid-amount': 400,
   'payout-too-small': 400,
   'couldnt-get-info-from-server': 503,
+  'message-too-long': 400,
+  'message-not-found': 404,
+  'conversation-not-found': 404,
 };
 
 export class AppError extends Error {

@@ -52,7 +52,7 @@ describe('notifications of the social graph', () => {
     expect(first.notifications).toHaveLength(1);
     expect(first.notifications[0]).toMatchObject({ type: 'follow', count: 1, unread: true, postId: null, fromUser: { id: fan.id, username: fan.username } });
     expect(first.unreadCount).toBe(1);
-    expect((await call('GET', '/api/count/', creator)).json).toEqual({ statusCode: 2, body: { notifications: 1 } });
+    expect((await call('GET', '/api/count/', creator)).json).toEqual({ statusCode: 2, body: { notifications: 1, chats: 0, reactions: 0 } });
 
     expect((await call('POST', '/api/2/notifications/read', creator)).json).toEqual({ statusCode: 1 });
     const read = await page(creator);

@@ -108,7 +108,7 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
     const onB = await connectTo(nodeB, creator);
     await publishUntilDelivered(onB, creator.id);
     expect((await callA('POST', '/api/users/follow', fan, { id: creator.id })).json).toEqual({ statusCode: 1 });
-    expect(await onB.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 1 });
+    expect(await onB.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 1, chats: 0, reactions: 0 });
   });
 
   it('relays typing from a socket on node A to one on node B', async () => {

@@ -242,7 +242,7 @@ describe('client messages', () => {
     await second.next((m) => m.type === 'notificationsRead');
     await first.sync();
     expect(first.received.some((m) => m.type === 'notificationsRead')).toBe(false);
-    expect((await call('GET', '/api/count/', fan)).json.body).toEqual({ notifications: 0 });
+    expect((await call('GET', '/api/count/', fan)).json.body).toEqual({ notifications: 0, chats: 0, reactions: 0 });
     // Read over HTTP: every socket hears of it.
     expect((await call('POST', '/api/2/notifications/read', fan)).json).toEqual({ statusCode: 1 });
     await first.next((m) => m.type === 'notificationsRead');
@@ -257,7 +257,7 @@ describe('events from the rest of the server', () => {
     const fan = await createAccount(app);
     const socket = await connected(creator);
     expect((await call('POST', '/api/users/follow', fan, { id: creator.id })).json).toEqual({ statusCode: 1 });
-    expect(await socket.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 1 });
+    expect(await socket.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 1, chats: 0, reactions: 0 });
     socket.close();
   });
 

@@ -753,6 +753,114 @@ export const payoutRequests = pgTable(
   (t) => [index('payout_requests_user_idx').on(t.userId, t.createdAt.desc())],
 );
 
+/**
+ * One side of a conversation (SPEC §3 Conversation): `userId`'s view of the chat with
+ * `partnerId`. Each pair has two rows, so what belongs to one side — when they last read it,
+ * whether they archived it, the price they agreed to, the price they (as a seller) ask of the
+ * other, what they earned — is a plain column, and the list of one's conversations is one
+ * index range.
+ */
+export const chatConversations = pgTable(
+  'chat_conversations',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Messages from the partner sent up to this instant count as read (chatConvRead). */
+    lastReadAt: timestamp('last_read_at', { withTimezone: true }),
+    /** Hidden from the user's list until the next message in either direction. */
+    archived: boolean('archived').notNull().default(false),
+    /** Cents per message the user last accepted (and paid) writing to the partner. */
+    agreedPrice: integer('agreed_price').notNull().default(0),
+    /** Cents per message the user, as a seller, asks of this partner instead of their messagePrice. */
+    customPrice: integer('custom_price'),
+    /** Cents the user earned in this conversation: paid messages, unlocked media, gifts. */
+    sumPrice: bigint('sum_price', { mode: 'number' }).notNull().default(0),
+    lastMessageId: integer('last_message_id'),
+    /** The latest message either way; every message of a pair has a later sendDt than the one before. */
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    /** The latest message from the partner: unread while after `lastReadAt`. */
+    lastIncomingAt: timestamp('last_incoming_at', { withTimezone: true }),
+    /** The latest suspected message of the pair (SPEC §4: marked 24 h). */
+    lastSuspectedAt: timestamp('last_suspected_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.partnerId] }),
+    index('chat_conversations_list_idx').on(t.userId, t.lastMessageAt.desc()).where(sql`${t.lastMessageId} is not null`),
+    // The Chat badge counts these rows: few per user, found without reading the rest.
+    index('chat_conversations_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.lastIncomingAt} > coalesce(${t.lastReadAt}, '-infinity'::timestamptz) and not ${t.archived}`),
+  ],
+);
+
+/** A creator's message to a whole group (SPEC §7 massChatMessage); each receiver gets a chat message of it. */
+export const chatMassMessages = pgTable(
+  'chat_mass_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The sender's own id of it: a resend is recognised and not sent again. */
+    msgId: text('msg_id').notNull(),
+    /** followers, subscribers or expired-subscribers. */
+    recGroup: text('rec_group').notNull(),
+    text: text('text').notNull().default(''),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+    recipientsCount: integer('recipients_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('chat_mass_messages_msg_idx').on(t.senderId, t.msgId), index('chat_mass_messages_group_idx').on(t.senderId, t.recGroup, t.createdAt)],
+);
+
+/**
+ * Chat messages (SPEC §3 Chat message). `id` orders them over the whole platform (the resume
+ * cursor); `msgId` is the sender's id, unique per sender, so a resend finds the stored message.
+ * `lowUserId`/`highUserId` name the pair whichever way the message went, for the history index.
+ */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    msgId: text('msg_id').notNull(),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    receiverId: integer('receiver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lowUserId: integer('low_user_id').generatedAlwaysAs(sql`least(sender_id, receiver_id)`),
+    highUserId: integer('high_user_id').generatedAlwaysAs(sql`greatest(sender_id, receiver_id)`),
+    text: text('text').notNull().default(''),
+    /** Cents the receiver earned for the message (the fan paid it with the salt); 0 when free. */
+    price: integer('price').notNull().default(0),
+    giftId: integer('gift_id').references(() => gifts.id),
+    mediaId: integer('media_id').references(() => media.id, { onDelete: 'set null' }),
+    massId: integer('mass_id').references(() => chatMassMessages.id, { onDelete: 'set null' }),
+    /** Marked suspected until then (docs/realtime.md names the rule). */
+    suspectedUntil: timestamp('suspected_until', { withTimezone: true }),
+    senderReactionId: integer('sender_reaction_id'),
+    senderReactedAt: timestamp('sender_reacted_at', { withTimezone: true }),
+    receiverReactionId: integer('receiver_reaction_id'),
+    /** When the receiver reacted: unseen by the sender until the sender reads the conversation. */
+    receiverReactedAt: timestamp('receiver_reacted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('chat_messages_msg_idx').on(t.senderId, t.msgId),
+    index('chat_messages_pair_idx').on(t.lowUserId, t.highUserId, t.createdAt),
+    index('chat_messages_sender_idx').on(t.senderId, t.id),
+    index('chat_messages_receiver_idx').on(t.receiverId, t.id),
+    index('chat_messages_reactions_idx').on(t.senderId, t.receiverReactedAt).where(sql`${t.receiverReactedAt} is not null`),
+    index('chat_messages_media_idx').on(t.lowUserId, t.highUserId, t.id).where(sql`${t.mediaId} is not null`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type MediaRow = typeof media.$inferSelect;
@@ -763,3 +871,5 @@ export type NotificationRow = typeof notifications.$inferSelect;
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type PaymentOrderRow = typeof paymentOrders.$inferSelect;
+export type ChatMessageRow = typeof chatMessages.$inferSelect;
+export type ChatConversationRow = typeof chatConversations.$inferSelect;

@@ -24,7 +24,7 @@ export interface RealtimePublisher {
    * family `keepSessionFamily` (the session that changed the password) stay.
    */
   logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null): void;
-  /** Sends each user their fresh badge counts (`updateCount`). */
+  /** Sends each user their fresh badge counts (`updateCount`: notifications, chats, reactions). */
   publishCounts(userIds: readonly number[]): Promise<void>;
   /** Sends each user their fresh `Balance` (`amountChange`); call after the transfer committed. */
   publishBalances(userIds: readonly (number | null | undefined)[]): Promise<void>;
@@ -165,7 +165,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         if (!reachable(userId)) continue;
         try {
           const counts = await service.counts(userId);
-          publisher.publish(userId, { type: 'updateCount', notifications: counts.notifications });
+          publisher.publish(userId, { type: 'updateCount', ...counts });
         } catch (error) {
           log.warn({ err: error, userId }, 'realtime: could not count notifications');
         }

@@ -7,6 +7,7 @@ import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { mergedTypes, mergeWindowMs, timelineFanOutLimit } from './domain';
 import { notificationRecorded } from '../../realtime/after-commit';
+import { chatCounts } from '../chat/counts';
 
 /** The database or an open transaction: notifications are written with the change they tell of. */
 export type Writer = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -220,7 +221,8 @@ export function createNotificationService(ctx: AppContext) {
 
     async counts(viewerId: number): Promise<Counts> {
       const now = new Date();
-      return { notifications: await unreadCount(viewerId, await readMark(viewerId), now) };
+      const [notificationsCount, chat] = await Promise.all([readMark(viewerId).then((readAt) => unreadCount(viewerId, readAt, now)), chatCounts(db, viewerId)]);
+      return { notifications: notificationsCount, ...chat };
     },
   };
 }
