@@ -13,6 +13,7 @@ import { createWalletStore, type WalletStore, type WalletStoreOptions } from './
 import { createEarningsStore, type EarningsStore } from './stores/earnings';
 import { createSubscriptionsStore, type SubscriptionsStore } from './stores/subscriptions';
 import { createSocket, type FanstageSocket, type SocketOptions } from './socket';
+import { createChatStore, type ChatStore, type ChatStoreOptions } from './stores/chat';
 import { effect } from '@preact/signals-core';
 
 /**
@@ -52,6 +53,11 @@ export interface Fanstage {
    * page wants live updates. Its balance and badge messages feed `wallet` and `notifications`.
    */
   readonly socket: FanstageSocket;
+  /**
+   * The paid chat: conversations, open threads, sending with read states and refusals,
+   * reactions, typing and the Chat badge. Live once `socket` is connected.
+   */
+  readonly chat: ChatStore;
 }
 
 export interface FanstageOptions extends ClientOptions {
@@ -61,10 +67,12 @@ export interface FanstageOptions extends ClientOptions {
   payments?: Omit<WalletStoreOptions, 'isLoggedIn'>;
   /** The realtime connection: `mode: 'widget'` and `onFailure` for widgets, `WebSocketImpl` outside browsers. */
   socket?: SocketOptions;
+  /** Chat timings (acknowledgement and resume waits), mostly for tests. */
+  chat?: Omit<ChatStoreOptions, 'refreshCounts'>;
 }
 
 export function createFanstage(options: FanstageOptions): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, ...clientOptions } = options;
+  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, ...clientOptions } = options;
   const client = createClient(clientOptions);
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
@@ -73,8 +81,10 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   const wallet = createWalletStore(client, { ...paymentOptions, isLoggedIn });
   const earnings = createEarningsStore(client, wallet);
   const subscriptions = createSubscriptionsStore(client, wallet, { isLoggedIn });
-  const notifications = createNotificationsStore(client, { isLoggedIn });
   const socket = createSocket(client, session, socketOptions);
+  // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part.
+  const chatStore = createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => notifications.refreshCount() });
+  const notifications = createNotificationsStore(client, { isLoggedIn, onCounts: (counts) => chatStore.applyCounts(counts) });
   socket.on('amountChange', (message) => void wallet.apply(message.balance));
   socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
   socket.on('notificationsRead', () => notifications.setUnreadCount(0));
@@ -95,6 +105,7 @@ export function createFanstage(options: FanstageOptions): Fanstage {
       wallet.reset();
       earnings.reset();
       subscriptions.reset();
+      chatStore.reset();
     }
     wasLoggedIn = now;
   });
@@ -115,5 +126,6 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     earnings,
     subscriptions,
     socket,
+    chat: chatStore,
   };
 }

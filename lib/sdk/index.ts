@@ -84,6 +84,23 @@ export { createSubscriptionsStore } from './stores/subscriptions';
 export type { SubscriptionsStore, SubscribeByCardOptions } from './stores/subscriptions';
 export { createSocket, socketUrl, SocketCloseCodes } from './socket';
 export type { FanstageSocket, SocketOptions, SocketSession, SocketMode, SocketEvent, SocketEventMap, SocketErrorCode, ConnectedState, WebSocketConstructor } from './socket';
+export { createChatStore } from './stores/chat';
+export type {
+  ChatStore,
+  ChatStoreOptions,
+  ChatSession,
+  ChatThread,
+  ChatItem,
+  ChatActivity,
+  ChatDraftInput,
+  ChatSendProblem,
+  ChatSendResult,
+  ChatPrompt,
+  ChatFailureNotice,
+  ChatCounts,
+} from './stores/chat';
+export { chatApi } from './api-chat';
+export type { ChatApi } from './api-chat';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';
 export * from './rules';

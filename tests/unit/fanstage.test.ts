@@ -15,7 +15,7 @@ afterAll(() => server.close());
 describe('createFanstage', () => {
   it('builds the client, the public API and the stores on one client', async () => {
     const fanstage = createFanstage({ baseUrl: server.baseUrl, language: 'cs' });
-    expect(Object.keys(fanstage).sort()).toEqual(['account', 'api', 'client', 'earnings', 'feeds', 'notifications', 'posts', 'profiles', 'relations', 'search', 'session', 'settings', 'socket', 'subscriptions', 'uploads', 'wallet']);
+    expect(Object.keys(fanstage).sort()).toEqual(['account', 'api', 'chat', 'client', 'earnings', 'feeds', 'notifications', 'posts', 'profiles', 'relations', 'search', 'session', 'settings', 'socket', 'subscriptions', 'uploads', 'wallet']);
     expect(fanstage.client.language.value).toBe('cs');
 
     await expect(fanstage.api.user('alice')).resolves.toMatchObject({ id: 42 });

@@ -181,6 +181,9 @@ describe('fanstage.socket', () => {
     server.send(connection!, { type: 'newPost', postId: 8, userId: 42 });
     server.send(connection!, { type: 'updateCount', notifications: 5, chats: 2, reactions: 1 });
     await vi.waitFor(() => expect(fanstage.notifications.unreadCount.value).toBe(5));
+    // The Chat tab counts conversations with unread messages and unseen reactions.
+    expect(fanstage.chat.counts.value).toEqual({ chats: 2, reactions: 1 });
+    expect(fanstage.chat.badgeCount.value).toBe(3);
     expect(posts).toEqual([7]);
 
     server.send(connection!, { type: 'notificationsRead' });

@@ -1,5 +1,5 @@
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
-import type { Notification } from '../../contract';
+import type { Counts, Notification } from '../../contract';
 import type { FanstageClient } from '../client';
 import { notificationsApi } from '../api-discover';
 import { SdkError } from '../errors';
@@ -9,6 +9,11 @@ import { createPagedList, type PagedList } from './search';
 
 export interface NotificationsStoreOptions {
   isLoggedIn?: () => boolean;
+  /**
+   * Told every answer of `GET /api/count/`, which carries the chat's counts too: the Chat tab's
+   * badge shares the request the Notifications badge makes.
+   */
+  onCounts?: (counts: Counts) => void;
 }
 
 /**
@@ -96,6 +101,7 @@ export function createNotificationsStore(client: FanstageClient, options: Notifi
           batch(() => {
             if (asOf === readSerial) unreadCount.value = counts.notifications;
             countError.value = null;
+            options.onCounts?.(counts);
           });
           return counts.notifications;
         },
