@@ -70,6 +70,7 @@ export {
   MAX_VIDEO_SECONDS,
   SUPPORT_LEVEL,
   MEDIA_ACCEPT,
+  VOICE_ACCEPT,
 } from './upload';
 export type { Upload, UploadStore, UploadStatus, UploadOptions, Measure, Measured, MediaKind, CheckedFile, CheckResult, CheckOptions, SendBinary, FileLike } from './upload';
 export { postsApi, mediaApi } from './api';

@@ -14,7 +14,11 @@ export const SUPPORT_LEVEL = 100;
 /** What the file picker offers (SPEC §5). */
 export const MEDIA_ACCEPT = 'image/*,video/*,.mp4,.m4v,.heic';
 
-export type MediaKind = 'image' | 'video';
+/** What the file picker of a chat voice note offers. */
+export const VOICE_ACCEPT = 'audio/*,.m4a,.mp3,.ogg,.oga';
+
+/** `voice` only where voice notes are asked for (a chat's voice note), never for posts. */
+export type MediaKind = 'image' | 'video' | 'voice';
 
 /**
  * The refusals the upload popup explains (SPEC §8), as in the contract's `UploadProblems`;
@@ -24,7 +28,11 @@ export type MediaKind = 'image' | 'video';
 const UPLOAD_PROBLEMS: readonly string[] = ['wrong_media_type', 'format', 'tooLong', 'lowRes'] satisfies readonly UploadProblem[];
 
 /** What measuring a file found; `unplayable` is a video this browser cannot decode. */
-export type Measured = { kind: 'image'; width: number; height: number } | { kind: 'video'; duration: number; width?: number; height?: number } | { kind: 'unplayable' };
+export type Measured =
+  | { kind: 'image'; width: number; height: number }
+  | { kind: 'video'; duration: number; width?: number; height?: number }
+  | { kind: 'voice'; duration: number }
+  | { kind: 'unplayable' };
 
 /** Reads a file's size or length; rejects when the file cannot be read at all. */
 export type Measure = (file: Blob, kind: MediaKind) => Promise<Measured>;
@@ -36,16 +44,19 @@ export interface FileLike {
 
 /**
  * Image or video, from the type the browser reports; HEIC pictures and some videos come
- * with no type at all, so the name's extension decides for them. Null for anything else.
+ * with no type at all, so the name's extension decides for them. With `voice`, an audio file
+ * is a voice note. Null for anything else.
  */
-export function mediaKindOf(file: FileLike): MediaKind | null {
+export function mediaKindOf(file: FileLike, options: { voice?: boolean } = {}): MediaKind | null {
   const type = file.type.toLowerCase();
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('audio/')) return options.voice ? 'voice' : null;
   if (type && type !== 'application/octet-stream') return null;
   const extension = /\.([a-z0-9]+)$/i.exec(file.name ?? '')?.[1]?.toLowerCase();
   if (extension === 'heic' || extension === 'heif') return 'image';
   if (extension === 'mp4' || extension === 'm4v' || extension === 'mov') return 'video';
+  if (options.voice && (extension === 'm4a' || extension === 'mp3' || extension === 'ogg' || extension === 'oga')) return 'voice';
   return null;
 }
 
@@ -54,6 +65,8 @@ export interface CheckOptions {
   level?: number;
   /** Phones skip the resolution rule (SPEC §5): their cameras' pictures are what they are. */
   mobile?: boolean;
+  /** Audio files are taken as voice notes (a chat's voice note); otherwise they are the wrong type. */
+  voice?: boolean;
 }
 
 /** The SPEC §5 rules on a measured file; null when it may be uploaded. */
@@ -63,6 +76,7 @@ export function checkMeasured(measured: Measured, options: CheckOptions = {}): U
       if (options.level === SUPPORT_LEVEL || options.mobile) return null;
       return Math.min(measured.width, measured.height) < MIN_MEDIA_SIDE ? 'lowRes' : null;
     case 'video':
+    case 'voice':
       return measured.duration > MAX_VIDEO_SECONDS ? 'tooLong' : null;
     case 'unplayable':
       // SPEC §4: accepted with the unsupported flag, the server measures it instead.
@@ -87,7 +101,7 @@ export type CheckResult = { ok: true; checked: CheckedFile } | { ok: false; prob
 export async function checkFile(files: ArrayLike<Blob & FileLike> | readonly (Blob & FileLike)[], measure: Measure, options: CheckOptions = {}): Promise<CheckResult | null> {
   const file = files[0];
   if (!file) return null;
-  const kind = mediaKindOf(file);
+  const kind = mediaKindOf(file, { voice: options.voice === true });
   if (!kind) return { ok: false, problem: 'wrong_media_type' };
   let measured: Measured;
   try {
@@ -118,6 +132,15 @@ export const browserMeasure: Measure = (file, kind) =>
       image.onload = () => done({ kind: 'image', width: image.naturalWidth, height: image.naturalHeight });
       image.onerror = () => done(new Error('format'));
       image.src = url;
+      return;
+    }
+    if (kind === 'voice') {
+      const audio = document.createElement('audio');
+      audio.preload = 'metadata';
+      audio.onloadedmetadata = () => done({ kind: 'voice', duration: audio.duration });
+      // A recording this browser cannot decode may still be fine elsewhere: the server decides.
+      audio.onerror = () => done({ kind: 'unplayable' });
+      audio.src = url;
       return;
     }
     const video = document.createElement('video');
@@ -273,7 +296,11 @@ export function createUploadStore(client: FanstageClient, session: SessionStore)
       }
       status.value = 'checking';
       const level = options.level ?? account?.level;
-      const result = await checkFile(files, options.measure ?? browserMeasure, { ...(level !== undefined ? { level } : {}), ...(options.mobile ? { mobile: true } : {}) });
+      const result = await checkFile(files, options.measure ?? browserMeasure, {
+        ...(level !== undefined ? { level } : {}),
+        ...(options.mobile ? { mobile: true } : {}),
+        ...(options.voice ? { voice: true } : {}),
+      });
       if (mine !== run) return status.peek();
       if (!result) {
         status.value = 'idle';

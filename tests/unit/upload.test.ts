@@ -19,6 +19,16 @@ describe('upload checks', () => {
     expect(mediaKindOf({ type: 'application/pdf' })).toBeNull();
   });
 
+  it('take an audio file as a voice note only where voice notes are asked for', async () => {
+    expect(mediaKindOf({ type: 'audio/mp4' })).toBeNull();
+    expect(mediaKindOf({ type: 'audio/mp4' }, { voice: true })).toBe('voice');
+    expect(mediaKindOf({ type: '', name: 'note.m4a' }, { voice: true })).toBe('voice');
+    expect(mediaKindOf({ type: '', name: 'note.m4a' })).toBeNull();
+    expect(await checkFile([file('audio/ogg', 'note.ogg')], measures({ kind: 'voice', duration: 12 }))).toEqual({ ok: false, problem: 'wrong_media_type' });
+    expect(await checkFile([file('audio/ogg', 'note.ogg')], measures({ kind: 'voice', duration: 12 }), { voice: true })).toMatchObject({ ok: true, checked: { kind: 'voice' } });
+    expect(checkMeasured({ kind: 'voice', duration: 2100.5 })).toBe('tooLong');
+  });
+
   it('refuse pictures under 400 px on a side, except from support (level 100)', () => {
     expect(checkMeasured({ kind: 'image', width: 300, height: 300 })).toBe('lowRes');
     expect(checkMeasured({ kind: 'image', width: 1200, height: 399 })).toBe('lowRes');

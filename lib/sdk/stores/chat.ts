@@ -886,6 +886,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         settle(message.msgId)?.resolve(message);
         const list = groups.peek();
         if (list) groups.value = list.map((g) => (g.recGroup === message.recGroup ? { ...g, lastMessage: message } : g));
+        // Each receiver's copy reaches only them: the sender's list learns of them by asking.
+        if (listStatus.peek() !== 'idle') void fetchList(true);
       },
       refused(msgId: string, reason: string): void {
         settle(msgId)?.reject(new SdkError({ code: reason, statusCode: -1, body: { msgId } }));
@@ -915,7 +917,9 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       if (incoming) setActivity(partner, null);
       const held = known.peek().get(partner);
       if (!held) {
-        if (fresh) void fetchOne(partner);
+        // A list about to be reloaded brings it anyway; otherwise it is asked for by itself.
+        const listReloads = awaitingResume && reloadAfterResume && listStatus.peek() !== 'idle';
+        if (fresh && !listReloads) void fetchOne(partner);
         return;
       }
       // Held already (a resend's echo, a resume after a reload): nothing new to count.
@@ -999,6 +1003,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
   let resumeTimer: ReturnType<typeof setTimeout> | null = null;
   let awaitingResume = false;
   let reloadAfterResume = false;
+  let resumedAfter = 0;
 
   function afterReconnect(): void {
     if (resumeTimer) clearTimeout(resumeTimer);
@@ -1010,12 +1015,9 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     for (const open of threads.values()) open.markRead();
   }
 
-  function onOpen(): void {
-    if (!session.isLoggedIn.peek()) return;
-    const afterId = maxHeldId();
-    // Holding nothing, there is nothing to catch up on: what is loaded later is current.
-    if (afterId <= 0) return;
+  function resume(afterId: number): void {
     if (!socket.send({ type: 'resume', afterId })) return;
+    resumedAfter = afterId;
     awaitingResume = true;
     if (resumeTimer) clearTimeout(resumeTimer);
     // A server that never answers must not keep the list stale.
@@ -1023,6 +1025,23 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       awaitingResume = false;
       if (reloadAfterResume) afterReconnect();
     }, resumeTimeoutMs);
+  }
+
+  function onOpen(): void {
+    if (!session.isLoggedIn.peek()) return;
+    const afterId = maxHeldId();
+    // Holding nothing, there is nothing to catch up on: what is loaded later is current.
+    if (afterId > 0) resume(afterId);
+  }
+
+  function onResumed({ lastId }: ServerMessageOf<'resumed'>): void {
+    if (!awaitingResume) return;
+    // The server sends a bounded batch; a batch that brought anything may have left more.
+    if (lastId > resumedAfter) return resume(lastId);
+    if (resumeTimer) clearTimeout(resumeTimer);
+    resumeTimer = null;
+    awaitingResume = false;
+    if (reloadAfterResume) afterReconnect();
   }
 
   const unsubscribe = [
@@ -1033,10 +1052,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     socket.on('error', onError),
     socket.on('updateCount', (message) => applyCounts(message)),
     socket.on('massChatMessage', ({ message }) => mass.acknowledged(message)),
-    socket.on('resumed', () => {
-      awaitingResume = false;
-      if (reloadAfterResume) afterReconnect();
-    }),
+    socket.on('resumed', onResumed),
     // The list and the counts are reloaded once the resumed messages are in, so each new
     // message is counted by the server's answer and not also by its late arrival.
     socket.on('reconnected', () => {
