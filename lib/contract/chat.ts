@@ -48,7 +48,8 @@ export const ChatMessage = Type.Object(
     /** The mass message it was sent as, if any. */
     massId: Type.Union([Type.Integer(), Type.Null()]),
   },
-  { $id: 'ChatMessage' },
+  // No $id: a conversation holds two messages (the last one and the last one reacted to), and
+  // Fastify refuses a response schema in which one $id names two places.
 );
 export type ChatMessage = Static<typeof ChatMessage>;
 
@@ -159,6 +160,7 @@ export const MassConversation = Type.Object({
   membersCount: Type.Integer({ minimum: 0 }),
   lastMessage: Type.Union([MassMessage, Type.Null()]),
 });
+export type MassConversation = Static<typeof MassConversation>;
 export const MassConversationList = Type.Object({ groups: Type.Array(MassConversation) });
 export type MassConversationList = Static<typeof MassConversationList>;
 

@@ -33,6 +33,7 @@ import { registerTimelineRoutes } from './features/timeline/routes';
 import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
+import { registerChatRoutes } from './features/chat/routes';
 import { createRealtime, type RealtimeOptions } from './realtime';
 import { watchCommits } from './realtime/after-commit';
 
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerPaymentRoutes(app, ctx, jobs);
   registerSpendingRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx, jobs);
+  registerChatRoutes(app, ctx);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
   realtime.start(ctx, app.server, originPolicy);
   // Timers only where the server really serves; tests run jobs themselves.

@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { RealtimeTiming } from '../../../lib/contract/constants';
-import type { ClientEvent, LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
+import type { CallMessageType, ClientEvent, LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
-import { blocks } from '../db/schema';
+import { blocks, users } from '../db/schema';
+import { AppError } from '../errors';
+import { createChatSocket, chatClientMessages } from '../features/chat/socket';
+import { createPostService } from '../features/posts/service';
 import { verifyAccessToken } from '../features/auth/guard';
-import { createNotificationService } from '../features/notifications/service';
+import { createNotificationService, recordProfileVisit } from '../features/notifications/service';
 import { createPaymentService } from '../features/payments/service';
 import type { OriginPolicy } from '../http/origins';
 import { createRedisBus, type Bus, type BusEvent } from './bus';
@@ -63,6 +66,26 @@ const maxPayloadBytes = 16 * 1024;
 const abuseAfterRefusals = 40;
 
 const clientEvents: ReadonlySet<string> = new Set<ClientEvent>(['typing', 'stoptyping', 'mediaupload', 'audiorecord']);
+const callMessageTypes: ReadonlySet<string> = new Set<CallMessageType>([
+  'preOffer',
+  'preAnswer',
+  'callStart',
+  'callStop',
+  'iceCandidate',
+  'rtcOffer',
+  'creditOK',
+  'askForMoney',
+  'callEarnings',
+  'chatMessage',
+  'giftMessage',
+  'timeLeft',
+  'remoteStream',
+  'viewFrame',
+]);
+
+function isUserId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
+}
 
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
@@ -92,6 +115,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   const byUser = new Map<number, Set<Connection>>();
   let counter = 0;
   let ctx: AppContext | undefined;
+  let chat: ReturnType<typeof createChatSocket> | undefined;
   let wss: WebSocketServer | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let detach: (() => void) | undefined;
@@ -226,6 +250,53 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     return false;
   }
 
+  /**
+   * Messages about people rather than chats: a profile visit (recorded once a day per visitor
+   * and profile, never one's own), an author re-announcing a published post, and call
+   * signalling relayed to the other party with the sender named — never to oneself, never
+   * across a block.
+   */
+  async function onSocialMessage(connection: Connection, type: 'profileVisit' | 'newPost' | 'callMessage', fields: Record<string, unknown>): Promise<void> {
+    const refuse = (statusText: string) => send(connection, { type: 'error', statusText, ref: type });
+    try {
+      if (type === 'profileVisit') {
+        const profileId = fields.profileUserId;
+        if (!isUserId(profileId)) return refuse('invalid-request');
+        if (profileId === connection.userId) return;
+        const [profile] = await ctx!.db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, profileId), isNull(users.deletedAt)))
+          .limit(1);
+        if (profile === undefined) return refuse('user-not-found');
+        await recordProfileVisit(ctx!.db, connection.userId, profileId);
+        return;
+      }
+      if (type === 'newPost') {
+        if (!isUserId(fields.postId)) return refuse('invalid-request');
+        await createPostService(ctx!).announce(connection.userId, fields.postId);
+        return;
+      }
+      const { callId, callMessageType, receiverId } = fields;
+      if (typeof callId !== 'string' || callId.length === 0 || callId.length > 64 || typeof callMessageType !== 'string' || !callMessageTypes.has(callMessageType) || !isUserId(receiverId)) {
+        return refuse('invalid-request');
+      }
+      if (receiverId === connection.userId) return refuse('cannot-target-self');
+      if (await isBlockedEitherWay(connection.userId, receiverId)) return refuse('user-not-found');
+      publisher.publish(receiverId, {
+        type: 'callMessage',
+        callId,
+        callMessageType: callMessageType as CallMessageType,
+        senderId: connection.userId,
+        receiverId,
+        ...(fields.callMessageBody === undefined ? {} : { callMessageBody: fields.callMessageBody }),
+      });
+    } catch (error) {
+      if (error instanceof AppError) return refuse(error.key);
+      throw error;
+    }
+  }
+
   async function onClientMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
     let message: unknown;
     try {
@@ -260,7 +331,21 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       case 'notificationsRead':
         await createNotificationService(ctx!).markRead(connection.userId, { exceptConnection: connection.key });
         return;
+      case 'profileVisit':
+      case 'newPost':
+      case 'callMessage':
+        await onSocialMessage(connection, fields.type, fields);
+        return;
       default:
+        if (typeof fields.type === 'string' && chatClientMessages.has(fields.type)) {
+          const replies = await chat!.handle(connection.userId, fields.type, fields);
+          for (let i = 0; i < replies.length; i++) {
+            send(connection, replies[i]!);
+            // A long resume yields now and then, so the socket drains instead of piling up.
+            if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+          }
+          return;
+        }
         send(connection, { type: 'error', statusText: 'invalid-request', ref: typeof fields.type === 'string' ? fields.type.slice(0, 40) : undefined });
     }
   }
@@ -346,6 +431,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     ...publisher,
     start(appCtx, server, policy) {
       ctx = appCtx;
+      chat = createChatSocket(appCtx, log);
       wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, clientTracking: false });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', () => socket.destroy());

@@ -70,6 +70,16 @@ export function createPostService(ctx: AppContext) {
   return {
     one,
 
+    /**
+     * The websocket's `newPost`: the author announces a published post of theirs to their
+     * followers again. Someone else's post is forbidden, a scheduled one post-scheduled.
+     */
+    async announce(authorId: number, postId: number): Promise<void> {
+      const post = await visiblePost(db, postId, authorId, { action: true });
+      if (post.userId !== authorId) throw new AppError('forbidden');
+      await announcePost(authorId, postId);
+    },
+
     async create(viewerId: number, body: CreatePostBody): Promise<CreatedPost> {
       const now = Date.now();
       const text = normaliseText(body.text);

@@ -134,6 +134,7 @@ export async function unlockedMediaIds(ctx: AppContext, viewerId: number, mediaI
  * What `ownerId` earned from unlocks of each media in `set`, read from the ledger: the entries
  * on the owner's earnings account of `unlock` transfers naming the media. One query. (The
  * owner is matched as `coalesce(user_id, 0)`, the expression of the accounts' owner index.)
+ * Chat media earn through `chat-media` unlocks, post media through `unlock`.
  */
 function earnedQuery(db: Reader, ownerId: number, set: MediaSet) {
   const mediaId = sql<string>`${ledgerTransfers.meta}->>'mediaId'`;
@@ -146,7 +147,7 @@ function earnedQuery(db: Reader, ownerId: number, set: MediaSet) {
     .from(ledgerEntries)
     .innerJoin(ledgerAccounts, and(eq(ledgerAccounts.id, ledgerEntries.accountId), eq(ledgerAccounts.kind, 'earnings'), sql`coalesce(${ledgerAccounts.userId}, 0) = ${ownerId}`))
     .innerJoin(ledgerTransfers, eq(ledgerTransfers.id, ledgerEntries.transferId))
-    .where(and(eq(ledgerTransfers.kind, 'unlock'), eq(ledgerTransfers.counterpartyId, ownerId), sql`${mediaId} in ${ids}`))
+    .where(and(inArray(ledgerTransfers.kind, ['unlock', 'chat-media']), eq(ledgerTransfers.counterpartyId, ownerId), sql`${mediaId} in ${ids}`))
     .groupBy(mediaId);
 }
 

@@ -9,6 +9,7 @@ import { toPublicProfile, toViewedProfile, type ProfileRow } from '../users/doma
 import { decrementFollowers, profileColumns, type UserService } from '../users/service';
 import { recordNotification } from '../notifications/service';
 import { cancelSubscriptionsBetween } from '../subscriptions/blocking';
+import { leaveConversation } from '../chat/service';
 import { containsPattern, mayReadRelations, relationsPageSize, type RelationKind } from './domain';
 
 export interface RelationsRequest {
@@ -79,7 +80,7 @@ export function createSocialService(ctx: AppContext, userService: UserService) {
       userService.forget(targetId);
     },
 
-    /** Blocks and ends following both ways; later work also ends subscriptions and chats here. */
+    /** Blocks, ends following both ways and running subscriptions, and archives the blocker's chat with them. */
     async block(viewerId: number, targetId: number): Promise<void> {
       refuseSelf(viewerId, targetId);
       await db.transaction(async (tx) => {
@@ -103,6 +104,7 @@ export function createSocialService(ctx: AppContext, userService: UserService) {
           .returning({ id: follows.followedId });
         await decrementFollowers(tx, removed.map((r) => r.id));
         await cancelSubscriptionsBetween(tx, viewerId, targetId, ctx.clock.now());
+        await leaveConversation(tx, viewerId, targetId);
       });
       userService.forget(viewerId);
       userService.forget(targetId);

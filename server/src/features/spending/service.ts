@@ -11,6 +11,7 @@ import { servableStatuses } from '../media/domain';
 import { recordNotification } from '../notifications/service';
 import { blockedWith, postDoesntExist, visiblePost } from '../posts/access';
 import { unlockedMediaIds } from '../posts/views';
+import { addConversationEarnings, chatMessageWithMedia } from '../chat/service';
 
 /**
  * Spending credits: gifts on posts, tips to creators and unlocks of locked media (SPEC §7).
@@ -104,10 +105,13 @@ export function createSpendingService(ctx: AppContext) {
      * Owners, fans who unlocked it before and subscribers get the key without paying.
      */
     async unlock(fanId: number, body: UnlockBody): Promise<UnlockResult> {
-      return inTransaction(ctx.db, async (tx) => {
+      // A chat media unlocked: both people's chats show it open once the payment committed.
+      let chatUnlock: { ownerId: number; messageId: number } | null = null;
+      const result = await inTransaction(ctx.db, async (tx) => {
+        chatUnlock = null;
         const now = ctx.clock.now();
         const [row] = await tx
-          .select({ id: media.id, hash: media.hash, ownerId: media.ownerId, price: media.price, status: media.status })
+          .select({ id: media.id, hash: media.hash, ownerId: media.ownerId, price: media.price, status: media.status, kind: media.kind })
           .from(media)
           .where(eq(media.id, body.id))
           .for('share', { of: media })
@@ -119,6 +123,37 @@ export function createSpendingService(ctx: AppContext) {
           ...(await walletAnswer(tx, fanId)),
         });
         if (row.ownerId === fanId) return answer();
+        const ownerId = row.ownerId;
+
+        /** The checks and the payment both kinds share, once the media was found shown to the fan. */
+        const payFor = async (kind: 'unlock' | 'chat-media', meta: Record<string, number>) => {
+          if (!servableStatuses.includes(row.status)) throw new AppError('media-not-ready');
+          if ((await unlockedMediaIds(ctx, fanId, [row.id], tx)).has(row.id)) return null;
+          if (body.price !== row.price) throw new AppError('price-changed', { body: { mediaId: row.id, price: row.price } });
+          if (row.price <= 0) throw new AppError('invalid-price');
+          const [fan] = await tx.select({ nsfwAgreement: users.nsfwAgreement }).from(users).where(eq(users.id, fanId));
+          if (fan?.nsfwAgreement !== 1) throw new AppError('nsfw-agreement-required');
+          const fanAmount = fanPriceCents(row.price, ctx.config.priceSalt);
+          // A salt below 1 × would make the fan pay less than the price; the creator never earns more than was paid.
+          const earnerCents = Math.min(row.price, fanAmount);
+          const { replayed } = await pay(tx, { key: `unlock:${fanId}:${row.id}`, kind, fanId, earnerId: ownerId, fanAmount, earnerCents, meta: { mediaId: row.id, ...meta } });
+          await tx.insert(mediaUnlocks).values({ userId: fanId, mediaId: row.id, pricePaid: fanAmount }).onConflictDoNothing();
+          if (!replayed) balancesChanged(tx, [fanId, ownerId]);
+          return { replayed, earnerCents };
+        };
+
+        if (row.kind === 'chat') {
+          // A chat media opens to whoever received it in a chat message from its owner.
+          const received = await chatMessageWithMedia(tx, fanId, ownerId, row.id);
+          if (received === undefined) throw postDoesntExist();
+          const paid = await payFor('chat-media', { messageId: received.messageId });
+          if (paid !== null && !paid.replayed) {
+            await addConversationEarnings(tx, ownerId, fanId, paid.earnerCents);
+            await recordNotification(tx, { userId: ownerId, type: 'chatMediaUnlock', fromUserId: fanId, mediaId: row.id });
+            chatUnlock = { ownerId, messageId: received.messageId };
+          }
+          return answer();
+        }
 
         // A post of the owner that the fan may see: published, not deleted, no block either way.
         const [shown] = await tx
@@ -139,30 +174,17 @@ export function createSpendingService(ctx: AppContext) {
           .orderBy(posts.id)
           .limit(1);
         if (shown === undefined) throw postDoesntExist();
-        if (!servableStatuses.includes(row.status)) throw new AppError('media-not-ready');
-
-        if ((await unlockedMediaIds(ctx, fanId, [row.id], tx)).has(row.id)) return answer();
-        if (body.price !== row.price) throw new AppError('price-changed', { body: { mediaId: row.id, price: row.price } });
-        if (row.price <= 0) throw new AppError('invalid-price');
-        const [fan] = await tx.select({ nsfwAgreement: users.nsfwAgreement }).from(users).where(eq(users.id, fanId));
-        if (fan?.nsfwAgreement !== 1) throw new AppError('nsfw-agreement-required');
-
-        const fanAmount = fanPriceCents(row.price, ctx.config.priceSalt);
-        const { replayed } = await pay(tx, {
-          key: `unlock:${fanId}:${row.id}`,
-          kind: 'unlock',
-          fanId,
-          earnerId: row.ownerId,
-          fanAmount,
-          // A salt below 1 × would make the fan pay less than the price; the creator never earns more than was paid.
-          earnerCents: Math.min(row.price, fanAmount),
-          meta: { mediaId: row.id, postId: shown.postId },
-        });
-        await tx.insert(mediaUnlocks).values({ userId: fanId, mediaId: row.id, pricePaid: fanAmount }).onConflictDoNothing();
-        if (!replayed) balancesChanged(tx, [fanId, row.ownerId]);
-        if (!replayed) await recordNotification(tx, { userId: row.ownerId, type: 'postMediaUnlock', fromUserId: fanId, postId: shown.postId, mediaId: row.id });
+        const paid = await payFor('unlock', { postId: shown.postId });
+        if (paid !== null && !paid.replayed) await recordNotification(tx, { userId: ownerId, type: 'postMediaUnlock', fromUserId: fanId, postId: shown.postId, mediaId: row.id });
         return answer();
       });
+      const unlocked = chatUnlock as { ownerId: number; messageId: number } | null;
+      if (unlocked !== null) {
+        const data = { mediaId: body.id, messageId: unlocked.messageId };
+        ctx.realtime.publish(unlocked.ownerId, { type: 'eventMessage', event: 'mediaUnlock', userId: fanId, data });
+        ctx.realtime.publish(fanId, { type: 'eventMessage', event: 'mediaUnlock', userId: unlocked.ownerId, data });
+      }
+      return result;
     },
   };
 }

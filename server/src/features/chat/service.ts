@@ -1,0 +1,770 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type {
+  ChatHistory,
+  ChatHistoryQuery,
+  ChatMedia,
+  ChatMessage,
+  Conversation,
+  ConversationPriceBody,
+  ConversationsQuery,
+  MassConversation,
+  MassMessage,
+} from '../../../../lib/contract/chat';
+import { ChatLimits, MassGroups, SubscriptionStatus, type MassGroupName } from '../../../../lib/contract/constants';
+import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import type { AppContext } from '../../context';
+import { chatConversations, chatMassMessages, chatMessages, follows, gifts, media, mediaUnlocks, subscriptions, users, type ChatMessageRow } from '../../db/schema';
+import { AppError, errors } from '../../errors';
+import { inTransaction, pay, type Tx } from '../../ledger';
+import { balancesChanged } from '../../realtime/after-commit';
+import { servableStatuses } from '../media/domain';
+import { recordNotification } from '../notifications/service';
+import { blockedWith } from '../posts/access';
+import { mediaViewColumns, toMediaView, type MediaViewRow } from '../posts/views';
+import { containsPattern } from '../social/domain';
+import { toPublicProfile, type ProfileRow } from '../users/domain';
+import { profileColumns } from '../users/service';
+import { chatCounts } from './counts';
+import {
+  acceptsPrice,
+  chatPageSize,
+  conversationPrice,
+  customPriceProblem,
+  isStaff,
+  isSuspected,
+  massCopySeparator,
+  resumeLimit,
+  suspectedStateAt,
+  suspectedUntil,
+  type ChatMessageInput,
+  type MassMessageInput,
+  type PricedSide,
+} from './domain';
+
+/** Why a message the client sent was not stored: the client marks it failed (SPEC §4 failed draft states). */
+export type ChatRefusalEvent = 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
+
+export type SendOutcome =
+  | { stored: ChatMessage; replayed: boolean }
+  | { refused: ChatRefusalEvent; receiverId: number; data: { msgId: string; price?: number } };
+
+export type MassOutcome = { stored: MassMessage; replayed: boolean } | { refused: 'emailNotVerified'; data: { msgId: string } };
+
+/** Thrown inside a transaction to roll it back and answer with a refusal event instead. */
+class Refusal extends Error {
+  constructor(
+    readonly event: ChatRefusalEvent,
+    readonly data: { msgId: string; price?: number },
+  ) {
+    super(event);
+  }
+}
+
+/** A read mark that was never set. */
+const never = sql`'-infinity'::timestamptz`;
+
+/** Results of `execute` come as an array (PGlite through drizzle) or as `{ rows }` (node-postgres). */
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []));
+
+const messageColumns = {
+  id: chatMessages.id,
+  msgId: chatMessages.msgId,
+  senderId: chatMessages.senderId,
+  receiverId: chatMessages.receiverId,
+  text: chatMessages.text,
+  price: chatMessages.price,
+  giftId: chatMessages.giftId,
+  mediaId: chatMessages.mediaId,
+  massId: chatMessages.massId,
+  suspectedUntil: chatMessages.suspectedUntil,
+  senderReactionId: chatMessages.senderReactionId,
+  receiverReactionId: chatMessages.receiverReactionId,
+  createdAt: chatMessages.createdAt,
+};
+type MessageRow = Pick<ChatMessageRow, keyof typeof messageColumns>;
+
+/** Messages of the pair `a`–`b`, either way, through the pair index. */
+function pairOf(a: number, b: number): SQL {
+  return and(eq(chatMessages.lowUserId, Math.min(a, b)), eq(chatMessages.highUserId, Math.max(a, b)))!;
+}
+
+const sideColumns = {
+  level: users.level,
+  isSeller: users.isSeller,
+  isPartner: users.isPartner,
+  messagePrice: users.messagePrice,
+  emailVerified: users.emailVerified,
+};
+type Side = PricedSide & { isPartner: boolean; emailVerified: boolean };
+
+/**
+ * Paid chat (SPEC §3 Conversation and Chat message, §7 Chat; docs/realtime.md). Every message
+ * is stored — and paid for, in the same transaction — before anyone hears of it; the sender's
+ * `msgId` makes a resend find the stored message instead of sending (and charging) again.
+ */
+export function createChatService(ctx: AppContext) {
+  const { db } = ctx;
+  const now = () => ctx.clock.now();
+
+  async function sideOf(tx: Tx, userId: number): Promise<Side | undefined> {
+    const [row] = await tx
+      .select(sideColumns)
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.deletedAt), isNull(users.bannedAt)))
+      .limit(1);
+    return row;
+  }
+
+  /** The other person, if they exist for `viewerId`: not deleted, not banned, no block either way. */
+  async function partnerOf(tx: Tx, viewerId: number, partnerId: number): Promise<Side> {
+    if (viewerId === partnerId) throw new AppError('cannot-target-self');
+    const [row] = await tx
+      .select({ ...sideColumns, blocked: blockedWith(viewerId, users.id).mapWith(Boolean) })
+      .from(users)
+      .where(and(eq(users.id, partnerId), isNull(users.deletedAt), isNull(users.bannedAt)))
+      .limit(1);
+    if (row === undefined || row.blocked) throw errors.userNotFound();
+    return row;
+  }
+
+  /**
+   * Opens (on first use) and locks both sides of a pair, lower user id first, so that messages
+   * of one pair are stored one after the other whichever way they go, and never deadlock.
+   */
+  async function lockPair(tx: Tx, senderId: number, receiverId: number) {
+    const ordered = senderId < receiverId ? [senderId, receiverId] : [receiverId, senderId];
+    await tx
+      .insert(chatConversations)
+      .values([
+        { userId: ordered[0]!, partnerId: ordered[1]! },
+        { userId: ordered[1]!, partnerId: ordered[0]! },
+      ])
+      .onConflictDoNothing();
+    const rows = await tx
+      .select()
+      .from(chatConversations)
+      .where(
+        or(
+          and(eq(chatConversations.userId, senderId), eq(chatConversations.partnerId, receiverId)),
+          and(eq(chatConversations.userId, receiverId), eq(chatConversations.partnerId, senderId)),
+        ),
+      )
+      .orderBy(asc(chatConversations.userId))
+      .for('update');
+    const mine = rows.find((row) => row.userId === senderId);
+    const theirs = rows.find((row) => row.userId === receiverId);
+    if (mine === undefined || theirs === undefined) throw new Error('a conversation could not be opened');
+    return { mine, theirs };
+  }
+
+  /** A chat media the sender may send: their own, uploaded for chat, ready. */
+  async function chatMediaOf(tx: Tx, ownerId: number, mediaId: number): Promise<{ id: number; price: number }> {
+    const [row] = await tx
+      .select({ id: media.id, ownerId: media.ownerId, kind: media.kind, status: media.status, price: media.price })
+      .from(media)
+      .where(eq(media.id, mediaId))
+      .limit(1);
+    // Someone else's media answers like a missing one: ids must not reveal what others uploaded.
+    if (row === undefined || row.ownerId !== ownerId || row.kind !== 'chat') throw new AppError('upload-not-found');
+    if (!servableStatuses.includes(row.status)) throw new AppError('media-not-ready');
+    return { id: row.id, price: row.price };
+  }
+
+  async function findMessage(tx: Tx, senderId: number, msgId: string): Promise<MessageRow | undefined> {
+    const [row] = await tx
+      .select(messageColumns)
+      .from(chatMessages)
+      .where(and(eq(chatMessages.senderId, senderId), eq(chatMessages.msgId, msgId)))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Messages as their viewers see them: `viewerFor` names who will read each one (the
+   * sender, the receiver, or one receiver per copy of a mass message). A priced media is
+   * open to its sender, and to a receiver who unlocked it.
+   */
+  async function views(rows: readonly MessageRow[], viewerFor: (row: MessageRow) => number): Promise<ChatMessage[]> {
+    const mediaIds = [...new Set(rows.map((row) => row.mediaId).filter((id): id is number => id !== null))];
+    const mediaRows = new Map<number, MediaViewRow>();
+    const unlocked = new Set<string>();
+    if (mediaIds.length > 0) {
+      const viewers = [...new Set(rows.map(viewerFor))];
+      const [found, opened] = await Promise.all([
+        db.select(mediaViewColumns).from(media).where(inArray(media.id, mediaIds)),
+        db
+          .select({ userId: mediaUnlocks.userId, mediaId: mediaUnlocks.mediaId })
+          .from(mediaUnlocks)
+          .where(and(inArray(mediaUnlocks.mediaId, mediaIds), inArray(mediaUnlocks.userId, viewers))),
+      ]);
+      for (const row of found) mediaRows.set(row.id, row);
+      for (const row of opened) unlocked.add(`${row.userId}:${row.mediaId}`);
+    }
+    const nowMs = Date.now();
+    return rows.map((row) => {
+      const viewerId = viewerFor(row);
+      const mediaRow = row.mediaId === null ? undefined : mediaRows.get(row.mediaId);
+      let chatMedia: ChatMedia | null = null;
+      if (mediaRow !== undefined) {
+        const open = mediaRow.ownerId === viewerId || unlocked.has(`${viewerId}:${mediaRow.id}`);
+        chatMedia = { ...toMediaView(mediaRow, viewerId, open, ctx.unlockKeys, nowMs), mediaUnlocked: mediaRow.price <= 0 || open };
+      }
+      return {
+        id: row.id,
+        msgId: row.msgId,
+        text: row.text,
+        senderId: row.senderId,
+        receiverId: row.receiverId,
+        sendDt: row.createdAt.getTime(),
+        price: row.price,
+        giftId: row.giftId,
+        mediaId: row.mediaId,
+        media: chatMedia,
+        suspectedState: suspectedStateAt(row.suspectedUntil, now().getTime()),
+        senderReactionId: row.senderReactionId,
+        receiverReactionId: row.receiverReactionId,
+        massId: row.massId,
+      };
+    });
+  }
+
+  /** The stored message to its sender's sockets (the acknowledgement) and, when new, to the receiver's. */
+  async function deliver(row: MessageRow, replayed: boolean): Promise<ChatMessage> {
+    const [forSender] = await views([row], () => row.senderId);
+    ctx.realtime.publish(row.senderId, { type: 'chatMessage', message: forSender! });
+    if (!replayed) {
+      const [forReceiver] = await views([row], () => row.receiverId);
+      ctx.realtime.publish(row.receiverId, { type: 'chatMessage', message: forReceiver! });
+      await ctx.realtime.publishCounts([row.receiverId]);
+    }
+    return forSender!;
+  }
+
+  const partnerSide = alias(chatConversations, 'partner_side');
+
+  /**
+   * Conversations of `viewerId` matching `where`, shaped for the viewer. The query starts from
+   * the partners (users) so one conversation that was never written in still comes back.
+   */
+  async function loadConversations(viewer: Side & { id: number }, where: SQL | undefined, page: { limit: number; offset: number }): Promise<Conversation[]> {
+    const viewerId = viewer.id;
+    const rows = await db
+      .select({
+        partner: profileColumns,
+        // Drizzle reads a left-joined object as missing when its first column is null: each
+        // starts with a column that is never null in a row that exists.
+        mine: {
+          userId: chatConversations.userId,
+          lastReadAt: chatConversations.lastReadAt,
+          archived: chatConversations.archived,
+          agreedPrice: chatConversations.agreedPrice,
+          customPrice: chatConversations.customPrice,
+          sumPrice: chatConversations.sumPrice,
+          lastMessageId: chatConversations.lastMessageId,
+          lastSuspectedAt: chatConversations.lastSuspectedAt,
+        },
+        theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
+        unread: sql<number>`(select count(*)::int from ${chatMessages} m
+          where m.low_user_id = least(${viewerId}::int, ${users.id}) and m.high_user_id = greatest(${viewerId}::int, ${users.id})
+            and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never}))`,
+        lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
+          where m.sender_id = ${viewerId} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
+          order by m.receiver_reacted_at desc limit 1)`,
+      })
+      .from(users)
+      .leftJoin(media, eq(media.id, users.avatarMediaId))
+      .leftJoin(chatConversations, and(eq(chatConversations.userId, viewerId), eq(chatConversations.partnerId, users.id)))
+      .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, viewerId)))
+      .where(and(isNull(users.deletedAt), sql`not ${blockedWith(viewerId, users.id)}`, where))
+      .orderBy(sql`${chatConversations.lastMessageAt} desc nulls last`, desc(users.id))
+      .limit(page.limit)
+      .offset(page.offset);
+
+    const messageIds = rows.flatMap((row) => [row.mine?.lastMessageId ?? null, row.lastReactionId]).filter((id): id is number => id !== null);
+    const messageRows = messageIds.length === 0 ? [] : await db.select(messageColumns).from(chatMessages).where(inArray(chatMessages.id, [...new Set(messageIds)]));
+    const byId = new Map((await views(messageRows, () => viewerId)).map((message) => [message.id, message]));
+    const nowMs = now().getTime();
+    return rows.map((row) => {
+      const partner = row.partner as ProfileRow;
+      const mine = row.mine;
+      const suspectedAt = mine?.lastSuspectedAt ?? null;
+      return {
+        id: partner.id,
+        sender: toPublicProfile(partner, Date.now()),
+        unreadCount: row.unread,
+        sumPrice: mine?.sumPrice ?? 0,
+        agreedPrice: mine?.agreedPrice ?? 0,
+        // The seller's price for this conversation: the one the viewer set, or the one set for the viewer.
+        customPrice: viewer.isSeller ? (mine?.customPrice ?? null) : partner.isSeller ? (row.theirs?.customPrice ?? null) : null,
+        price: conversationPrice(viewer, partner, row.theirs?.customPrice ?? null),
+        isSupport: isStaff(viewer.level) || isStaff(partner.level),
+        lastMessage: mine?.lastMessageId == null ? null : (byId.get(mine.lastMessageId) ?? null),
+        lastReadDate: row.theirs?.lastReadAt?.getTime() ?? null,
+        lastSuspectedMessageDate: suspectedAt !== null && suspectedUntil(suspectedAt.getTime()) > nowMs ? suspectedAt.getTime() : null,
+        lastReactionMessage: row.lastReactionId === null ? null : (byId.get(row.lastReactionId) ?? null),
+        archived: mine?.archived ?? false,
+      };
+    });
+  }
+
+  async function viewerSide(viewerId: number): Promise<Side & { id: number }> {
+    const side = await sideOf(db, viewerId);
+    if (side === undefined) throw errors.userNotFound();
+    return { ...side, id: viewerId };
+  }
+
+  async function oneConversation(viewer: Side & { id: number }, partnerId: number): Promise<Conversation> {
+    await partnerOf(db, viewer.id, partnerId);
+    const [conversation] = await loadConversations(viewer, eq(users.id, partnerId), { limit: 1, offset: 0 });
+    if (conversation === undefined) throw errors.userNotFound();
+    return conversation;
+  }
+
+  /** The people a mass message to `group` of `senderId` reaches: live, not the sender, no block either way. */
+  function recipientsOf(senderId: number, group: MassGroupName): SQL {
+    const active = [SubscriptionStatus.active, SubscriptionStatus.paymentFailed, SubscriptionStatus.cancelled];
+    const members =
+      group === 'followers'
+        ? sql`select ${follows.followerId} as id from ${follows} where ${follows.followedId} = ${senderId}`
+        : group === 'subscribers'
+          ? sql`select distinct ${subscriptions.subscriberId} as id from ${subscriptions}
+              where ${subscriptions.creatorId} = ${senderId} and ${inArray(subscriptions.status, active)}`
+          : sql`select distinct s.subscriber_id as id from ${subscriptions} s
+              where s.creator_id = ${senderId} and s.status = ${SubscriptionStatus.expired}
+                and not exists (select 1 from ${subscriptions} a where a.creator_id = ${senderId} and a.subscriber_id = s.subscriber_id
+                  and a.status in (${sql.join(active.map((status) => sql`${status}`), sql`, `)}))`;
+    return sql`select u.id from (${members}) g join ${users} u on u.id = g.id
+      where u.id <> ${senderId} and u.deleted_at is null and u.banned_at is null and not ${blockedWith(senderId, sql`u.id`)}`;
+  }
+
+  async function massViews(rows: (typeof chatMassMessages.$inferSelect)[], senderId: number): Promise<MassMessage[]> {
+    const mediaIds = [...new Set(rows.map((row) => row.mediaId).filter((id): id is number => id !== null))];
+    const mediaRows = new Map<number, MediaViewRow>();
+    if (mediaIds.length > 0) for (const row of await db.select(mediaViewColumns).from(media).where(inArray(media.id, mediaIds))) mediaRows.set(row.id, row);
+    return rows.map((row) => {
+      const mediaRow = row.mediaId === null ? undefined : mediaRows.get(row.mediaId);
+      return {
+        id: row.id,
+        msgId: row.msgId,
+        recGroup: row.recGroup as MassGroupName,
+        text: row.text,
+        media: mediaRow === undefined ? null : { ...toMediaView(mediaRow, senderId, true, ctx.unlockKeys), mediaUnlocked: true },
+        sendDt: row.createdAt.getTime(),
+        recipientsCount: row.recipientsCount,
+      };
+    });
+  }
+
+  return {
+    /**
+     * A message from `senderId` (SPEC §7 chatMessage). Stored and paid in one transaction, then
+     * echoed to the sender's sockets and delivered to the receiver's. A refusal the client
+     * shows as a failed message (price raised, no credit, e-mail unverified) comes back as
+     * `refused`; a broken rule throws its AppError.
+     */
+    async send(senderId: number, input: ChatMessageInput): Promise<SendOutcome> {
+      const known = await findMessage(db, senderId, input.msgId);
+      if (known !== undefined) return { stored: await deliver(known, true), replayed: true };
+      if (input.receiverId === senderId) throw new AppError('cannot-target-self');
+      const sender = await sideOf(db, senderId);
+      if (sender === undefined) throw errors.userNotFound();
+      if (!sender.emailVerified) return { refused: 'emailNotVerified', receiverId: input.receiverId, data: { msgId: input.msgId } };
+
+      let result: { row: MessageRow; replayed: boolean };
+      try {
+        result = await inTransaction(db, async (tx) => {
+          const receiver = await partnerOf(tx, senderId, input.receiverId);
+          const { mine, theirs } = await lockPair(tx, senderId, input.receiverId);
+          const price = conversationPrice(sender, receiver, theirs.customPrice);
+          if (!acceptsPrice(price, input.price)) throw new Refusal('notAcceptedPrice', { msgId: input.msgId, price });
+          const chatMedia = input.mediaId === null ? null : await chatMediaOf(tx, senderId, input.mediaId);
+          let gift: { id: number; gValue: number; cValue: number } | null = null;
+          if (input.giftId !== null) {
+            const [found] = await tx
+              .select({ id: gifts.id, gValue: gifts.gValue, cValue: gifts.cValue })
+              .from(gifts)
+              .where(and(eq(gifts.id, input.giftId), eq(gifts.active, true)))
+              .limit(1);
+            if (found === undefined) throw new AppError('gift-not-found');
+            // Gifts are earnings: only creators have earnings to pay out.
+            if (!receiver.isSeller && !receiver.isPartner) throw new AppError('gift-send-error');
+            gift = found;
+          }
+
+          // Every message of a pair is later than the one before, so paging by sendDt never splits two.
+          const nowMs = now().getTime();
+          const sentAt = new Date(Math.max(nowMs, (mine.lastMessageAt?.getTime() ?? 0) + 1));
+          const suspected = isSuspected(input.text, sender, receiver);
+          const [inserted] = await tx
+            .insert(chatMessages)
+            .values({
+              msgId: input.msgId,
+              senderId,
+              receiverId: input.receiverId,
+              text: input.text,
+              price,
+              giftId: gift?.id ?? null,
+              mediaId: chatMedia?.id ?? null,
+              suspectedUntil: suspected ? new Date(suspectedUntil(sentAt.getTime())) : null,
+              createdAt: sentAt,
+            })
+            .onConflictDoNothing()
+            .returning(messageColumns);
+          if (inserted === undefined) {
+            // The same msgId was stored by a resend that got here first: this one is that one.
+            const stored = await findMessage(tx, senderId, input.msgId);
+            if (stored === undefined) throw new Error('a chat message vanished');
+            return { row: stored, replayed: true };
+          }
+
+          let earned = 0;
+          if (price > 0) {
+            const fanAmount = fanPriceCents(price, ctx.config.priceSalt);
+            // A salt below 1 × would make the fan pay less than the price; the seller never earns more than was paid.
+            const earnerCents = Math.min(price, fanAmount);
+            await pay(tx, {
+              key: `chat:${senderId}:${input.msgId}`,
+              kind: 'chat-message',
+              fanId: senderId,
+              earnerId: input.receiverId,
+              fanAmount,
+              earnerCents,
+              meta: { messageId: inserted.id },
+            });
+            earned += earnerCents;
+          }
+          if (gift !== null) {
+            await pay(tx, {
+              key: `chat-gift:${senderId}:${input.msgId}`,
+              kind: 'gift',
+              fanId: senderId,
+              earnerId: input.receiverId,
+              fanAmount: gift.gValue,
+              earnerCents: gift.cValue,
+              meta: { giftId: gift.id, messageId: inserted.id },
+            });
+            earned += gift.cValue;
+            await recordNotification(tx, { userId: input.receiverId, type: 'chatGift', fromUserId: senderId, giftId: gift.id });
+          }
+          if (earned > 0) balancesChanged(tx, [senderId, input.receiverId]);
+
+          const suspectedAt = suspected ? sentAt : undefined;
+          await tx
+            .update(chatConversations)
+            .set({ lastMessageId: inserted.id, lastMessageAt: sentAt, archived: false, agreedPrice: price, lastSuspectedAt: suspectedAt })
+            .where(and(eq(chatConversations.userId, senderId), eq(chatConversations.partnerId, input.receiverId)));
+          await tx
+            .update(chatConversations)
+            .set({
+              lastMessageId: inserted.id,
+              lastMessageAt: sentAt,
+              lastIncomingAt: sentAt,
+              archived: false,
+              sumPrice: sql`${chatConversations.sumPrice} + ${earned}`,
+              lastSuspectedAt: suspectedAt,
+            })
+            .where(and(eq(chatConversations.userId, input.receiverId), eq(chatConversations.partnerId, senderId)));
+          return { row: inserted, replayed: false };
+        });
+      } catch (error) {
+        if (error instanceof Refusal) return { refused: error.event, receiverId: input.receiverId, data: error.data };
+        if (error instanceof AppError && error.key === 'noMoney') return { refused: 'noCredit', receiverId: input.receiverId, data: { msgId: input.msgId } };
+        throw error;
+      }
+      return { stored: await deliver(result.row, result.replayed), replayed: result.replayed };
+    },
+
+    /**
+     * A seller's message to a whole group (SPEC §7 massChatMessage): the mass row and one
+     * message per receiver in one transaction, free for the receivers; a priced media stays
+     * locked for each of them until they unlock it. Receivers in a block with the sender are
+     * left out. The sender's sockets get `massChatMessage`, each receiver a `chatMessage`.
+     */
+    async sendMass(senderId: number, input: MassMessageInput): Promise<MassOutcome> {
+      const findMass = async (tx: Tx) => {
+        const [row] = await tx
+          .select()
+          .from(chatMassMessages)
+          .where(and(eq(chatMassMessages.senderId, senderId), eq(chatMassMessages.msgId, input.msgId)))
+          .limit(1);
+        return row;
+      };
+      const ack = async (row: typeof chatMassMessages.$inferSelect, replayed: boolean): Promise<MassOutcome> => {
+        const [message] = await massViews([row], senderId);
+        ctx.realtime.publish(senderId, { type: 'massChatMessage', message: message! });
+        return { stored: message!, replayed };
+      };
+      const known = await findMass(db);
+      if (known !== undefined) return ack(known, true);
+      const sender = await sideOf(db, senderId);
+      if (sender === undefined) throw errors.userNotFound();
+      if (!sender.emailVerified) return { refused: 'emailNotVerified', data: { msgId: input.msgId } };
+      if (!sender.isSeller) throw new AppError('verify-required');
+
+      const result = await inTransaction(db, async (tx) => {
+        const chatMedia = input.mediaId === null ? null : await chatMediaOf(tx, senderId, input.mediaId);
+        const sentAt = now();
+        const [mass] = await tx
+          .insert(chatMassMessages)
+          .values({ senderId, msgId: input.msgId, recGroup: input.recGroup, text: input.text, mediaId: chatMedia?.id ?? null, createdAt: sentAt })
+          .onConflictDoNothing()
+          .returning();
+        if (mass === undefined) return { mass: (await findMass(tx))!, replayed: true };
+        // The receivers are fans of the sender: the rule applies as to any fan writing to a seller.
+        const suspected = isSuspected(input.text, sender, { level: 0, isSeller: false, messagePrice: 0 });
+        const at = sql`${sentAt.toISOString()}::timestamptz`;
+        const suspectedAt = suspected ? at : sql`null::timestamptz`;
+        // Sides are opened in user-id order. A single message racing with this in the other
+        // order may deadlock; PostgreSQL then aborts one and inTransaction runs it again.
+        const inserted = rowsOf<{ id: number }>(
+          await tx.execute(sql`
+            with recipients as (${recipientsOf(senderId, input.recGroup)}),
+            sides as (
+              insert into ${chatConversations} as c (user_id, partner_id, last_message_at, last_suspected_at)
+              select ${senderId}, r.id, ${at}, ${suspectedAt} from recipients r order by r.id
+              on conflict (user_id, partner_id) do update
+                set last_message_at = greatest(excluded.last_message_at, c.last_message_at + interval '1 millisecond'),
+                    last_suspected_at = coalesce(excluded.last_suspected_at, c.last_suspected_at),
+                    archived = false
+              returning c.partner_id, c.last_message_at
+            )
+            insert into ${chatMessages} (msg_id, sender_id, receiver_id, text, media_id, mass_id, suspected_until, created_at)
+            select ${input.msgId + massCopySeparator} || s.partner_id, ${senderId}, s.partner_id, ${input.text}, ${chatMedia?.id ?? null}::int, ${mass.id}::int,
+              ${suspected ? sql`s.last_message_at + ${ChatLimits.suspectedMs} * interval '1 millisecond'` : sql`null::timestamptz`}, s.last_message_at
+            from sides s
+            returning id`),
+        );
+        if (inserted.length > 0) {
+          await tx.execute(sql`
+            update ${chatConversations} c set last_message_id = m.id
+            from ${chatMessages} m
+            where m.mass_id = ${mass.id} and c.user_id = ${senderId} and c.partner_id = m.receiver_id`);
+          await tx.execute(sql`
+            insert into ${chatConversations} as c (user_id, partner_id, last_message_id, last_message_at, last_incoming_at, last_suspected_at)
+            select m.receiver_id, ${senderId}, m.id, m.created_at, m.created_at, ${suspected ? sql`m.created_at` : sql`null::timestamptz`}
+            from ${chatMessages} m where m.mass_id = ${mass.id} order by m.receiver_id
+            on conflict (user_id, partner_id) do update
+              set last_message_id = excluded.last_message_id, last_message_at = excluded.last_message_at,
+                  last_incoming_at = excluded.last_incoming_at, archived = false,
+                  last_suspected_at = coalesce(excluded.last_suspected_at, c.last_suspected_at)`);
+        }
+        const [counted] = await tx
+          .update(chatMassMessages)
+          .set({ recipientsCount: inserted.length })
+          .where(eq(chatMassMessages.id, mass.id))
+          .returning();
+        return { mass: counted!, replayed: false };
+      });
+      if (!result.replayed) {
+        const copies = await db.select(messageColumns).from(chatMessages).where(eq(chatMessages.massId, result.mass.id));
+        const delivered = await views(copies, (row) => row.receiverId);
+        for (const message of delivered) ctx.realtime.publish(message.receiverId, { type: 'chatMessage', message });
+        await ctx.realtime.publishCounts(copies.map((row) => row.receiverId));
+      }
+      return ack(result.mass, result.replayed);
+    },
+
+    /**
+     * Sets (or with null removes) `userId`'s reaction on a message of theirs — sent or
+     * received — and tells both of them. The sender's badge counts a reaction of the receiver
+     * until the sender reads the conversation.
+     */
+    async react(userId: number, messageId: number, reactionId: number | null): Promise<void> {
+      const row = await db.transaction(async (tx) => {
+        const [found] = await tx
+          .select({ ...messageColumns, blocked: blockedWith(userId, sql`case when ${chatMessages.senderId} = ${userId} then ${chatMessages.receiverId} else ${chatMessages.senderId} end`).mapWith(Boolean) })
+          .from(chatMessages)
+          .where(and(eq(chatMessages.id, messageId), or(eq(chatMessages.senderId, userId), eq(chatMessages.receiverId, userId))))
+          .limit(1)
+          .for('update', { of: chatMessages });
+        if (found === undefined || found.blocked) throw new AppError('message-not-found');
+        const at = reactionId === null ? null : now();
+        await tx
+          .update(chatMessages)
+          .set(found.senderId === userId ? { senderReactionId: reactionId, senderReactedAt: at } : { receiverReactionId: reactionId, receiverReactedAt: at })
+          .where(eq(chatMessages.id, messageId));
+        return found;
+      });
+      ctx.realtime.publish([row.senderId, row.receiverId], { type: 'chatReaction', msgId: row.msgId, messageId: row.id, userId, reactionId });
+      if (row.receiverId === userId) await ctx.realtime.publishCounts([row.senderId]);
+    },
+
+    /**
+     * `userId` read the conversation with `partnerId` up to now: their unread messages and
+     * unseen reactions there are cleared, the partner sees double checks (`readMessages`).
+     */
+    async markRead(userId: number, partnerId: number): Promise<void> {
+      if (userId === partnerId) throw new AppError('cannot-target-self');
+      const readAt = now();
+      const updated = await db
+        .update(chatConversations)
+        .set({ lastReadAt: readAt })
+        .where(and(eq(chatConversations.userId, userId), eq(chatConversations.partnerId, partnerId)))
+        .returning({ partnerId: chatConversations.partnerId, blocked: blockedWith(userId, chatConversations.partnerId).mapWith(Boolean) });
+      // Nothing to read in a conversation that was never written in.
+      if (updated.length === 0) return;
+      if (!updated[0]!.blocked) ctx.realtime.publish(partnerId, { type: 'readMessages', userId, readDate: readAt.getTime() });
+      await ctx.realtime.publishCounts([userId]);
+    },
+
+    /** Every message to or from `userId` stored after `afterId`, oldest first, at most `resumeLimit`. */
+    async resume(userId: number, afterId: number): Promise<ChatMessage[]> {
+      const other = sql`case when ${chatMessages.senderId} = ${userId} then ${chatMessages.receiverId} else ${chatMessages.senderId} end`;
+      const rows = await db
+        .select(messageColumns)
+        .from(chatMessages)
+        .where(and(or(eq(chatMessages.senderId, userId), eq(chatMessages.receiverId, userId)), sql`${chatMessages.id} > ${afterId}`, sql`not ${blockedWith(userId, other)}`))
+        .orderBy(asc(chatMessages.id))
+        .limit(resumeLimit);
+      return views(rows, () => userId);
+    },
+
+    /** `GET /api/chat/conversations`: the viewer's conversations, latest activity first, or the one with `senderId`. */
+    async conversations(viewerId: number, query: ConversationsQuery): Promise<Conversation[]> {
+      const viewer = await viewerSide(viewerId);
+      if (query.senderId !== undefined) return [await oneConversation(viewer, query.senderId)];
+      const q = query.q?.trim();
+      const filters: (SQL | undefined)[] = [isNotNull(chatConversations.lastMessageId)];
+      if (!query.archived) filters.push(eq(chatConversations.archived, false));
+      if (q !== undefined && q !== '') {
+        const pattern = containsPattern(q);
+        filters.push(sql`(lower(${users.username}) like ${pattern} escape '\\' or lower(${users.displayName}) like ${pattern} escape '\\')`);
+      }
+      return loadConversations(viewer, and(...filters), { limit: query.limit ?? chatPageSize, offset: query.offset ?? 0 });
+    },
+
+    /**
+     * `GET /api/chat/conversations/{userId}`: a page of the history, oldest first; `ts` pages
+     * back (messages sent before it). Reading the history does not mark it read: chatConvRead does.
+     */
+    async history(viewerId: number, partnerId: number, query: ChatHistoryQuery): Promise<ChatHistory> {
+      const viewer = await viewerSide(viewerId);
+      const conversation = await oneConversation(viewer, partnerId);
+      const rows = await db
+        .select(messageColumns)
+        .from(chatMessages)
+        .where(and(pairOf(viewerId, partnerId), query.ts === undefined ? undefined : lt(chatMessages.createdAt, new Date(query.ts))))
+        .orderBy(desc(chatMessages.createdAt))
+        .limit(query.limit ?? chatPageSize);
+      return { conversation, messages: await views(rows.reverse(), () => viewerId) };
+    },
+
+    /** `PUT /api/chat/conversations/`: a seller's price for one person's messages (a chat-message step, or null for the usual price). */
+    async setCustomPrice(viewerId: number, body: ConversationPriceBody): Promise<void> {
+      const viewer = await viewerSide(viewerId);
+      const problem = customPriceProblem(viewer.isSeller, body.customPrice);
+      // SPEC §7: -2 asks the account to become a seller (verified) first.
+      if (problem === 'verify-required') throw new AppError('verify-required', { statusCode: -2, body: { field: 'customPrice' } });
+      if (problem !== null) throw new AppError(problem);
+      await partnerOf(db, viewerId, body.senderId);
+      await db
+        .insert(chatConversations)
+        .values({ userId: viewerId, partnerId: body.senderId, customPrice: body.customPrice })
+        .onConflictDoUpdate({ target: [chatConversations.userId, chatConversations.partnerId], set: { customPrice: body.customPrice } });
+    },
+
+    /** `DELETE /api/chat/conversations/{id}`: hidden from the viewer's list until the next message either way. */
+    async archive(viewerId: number, partnerId: number): Promise<void> {
+      const archived = await db
+        .update(chatConversations)
+        .set({ archived: true })
+        .where(and(eq(chatConversations.userId, viewerId), eq(chatConversations.partnerId, partnerId), isNotNull(chatConversations.lastMessageId)))
+        .returning({ partnerId: chatConversations.partnerId });
+      if (archived.length === 0) throw new AppError('conversation-not-found');
+      // An archived conversation no longer counts as unread.
+      await ctx.realtime.publishCounts([viewerId]);
+    },
+
+    /** `GET /api/chat/conversations-media/`: messages with media between the viewer and `partnerId`, newest first. */
+    async media(viewerId: number, partnerId: number, page: { limit: number; offset: number }): Promise<ChatMessage[]> {
+      await partnerOf(db, viewerId, partnerId);
+      const rows = await db
+        .select(messageColumns)
+        .from(chatMessages)
+        .where(and(pairOf(viewerId, partnerId), isNotNull(chatMessages.mediaId)))
+        .orderBy(desc(chatMessages.id))
+        .limit(page.limit)
+        .offset(page.offset);
+      return views(rows, () => viewerId);
+    },
+
+    /** `GET /api/chat/mass-conversations`: each group with how many it holds now and its latest mass message. */
+    async massConversations(viewerId: number): Promise<MassConversation[]> {
+      const groups: MassConversation[] = [];
+      for (const group of MassGroups) {
+        const [counted] = rowsOf<{ count: number }>(await db.execute(sql`select count(*)::int as count from (${recipientsOf(viewerId, group)}) r`));
+        const [last] = await db
+          .select()
+          .from(chatMassMessages)
+          .where(and(eq(chatMassMessages.senderId, viewerId), eq(chatMassMessages.recGroup, group)))
+          .orderBy(desc(chatMassMessages.createdAt), desc(chatMassMessages.id))
+          .limit(1);
+        groups.push({ recGroup: group, membersCount: Number(counted?.count ?? 0), lastMessage: last === undefined ? null : (await massViews([last], viewerId))[0]! });
+      }
+      return groups;
+    },
+
+    /** `GET /api/chat/mass-conversations/{group}`: the viewer's mass messages to the group, oldest first; `ts` pages back. */
+    async massHistory(viewerId: number, group: MassGroupName, query: ChatHistoryQuery): Promise<MassMessage[]> {
+      const rows = await db
+        .select()
+        .from(chatMassMessages)
+        .where(
+          and(
+            eq(chatMassMessages.senderId, viewerId),
+            eq(chatMassMessages.recGroup, group),
+            query.ts === undefined ? undefined : lt(chatMassMessages.createdAt, new Date(query.ts)),
+          ),
+        )
+        .orderBy(desc(chatMassMessages.createdAt), desc(chatMassMessages.id))
+        .limit(query.limit ?? chatPageSize);
+      return massViews(rows.reverse(), viewerId);
+    },
+
+    counts: (userId: number) => chatCounts(db, userId),
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
+
+/**
+ * SPEC §4 "Block confirmation … leaves chat": the blocker's side of the conversation is
+ * archived in the block's transaction. The blocked person's side stays as it was; neither can
+ * write to the other while the block lasts.
+ */
+export async function leaveConversation(tx: Tx, userId: number, partnerId: number): Promise<void> {
+  await tx
+    .update(chatConversations)
+    .set({ archived: true })
+    .where(and(eq(chatConversations.userId, userId), eq(chatConversations.partnerId, partnerId)));
+}
+
+/**
+ * The chat message through which `fanId` received `mediaId` from its owner, for unlocking it:
+ * the latest one, when the two are not in a block. Undefined when the fan never received it.
+ */
+export async function chatMessageWithMedia(tx: Tx, fanId: number, ownerId: number, mediaId: number): Promise<{ messageId: number } | undefined> {
+  const [row] = await tx
+    .select({ messageId: chatMessages.id })
+    .from(chatMessages)
+    .where(
+      and(
+        pairOf(fanId, ownerId),
+        eq(chatMessages.mediaId, mediaId),
+        eq(chatMessages.senderId, ownerId),
+        sql`not ${blockedWith(fanId, chatMessages.senderId)}`,
+      ),
+    )
+    .orderBy(desc(chatMessages.id))
+    .limit(1);
+  return row;
+}
+
+/** What a creator earned from a chat media unlock counts in their side's sum of the conversation. */
+export async function addConversationEarnings(tx: Tx, earnerId: number, partnerId: number, cents: number): Promise<void> {
+  await tx
+    .update(chatConversations)
+    .set({ sumPrice: sql`${chatConversations.sumPrice} + ${cents}` })
+    .where(and(eq(chatConversations.userId, earnerId), eq(chatConversations.partnerId, partnerId)));
+}
