@@ -4,6 +4,10 @@ import type { ServerMessage } from '../../lib/contract/realtime';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
+import { eq } from '../support/db';
+import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
+import { fanPriceCents } from '../../lib/sdk/rules/price';
+import { users } from '../../server/src/db/schema';
 
 /**
  * Two server nodes on one PostgreSQL database and one Redis: what one node publishes reaches
@@ -119,6 +123,41 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
     await publishUntilDelivered(sb, b.id);
     sa.socket.send(JSON.stringify({ type: 'eventMessage', event: 'typing', userId: b.id }));
     expect(await sb.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
+  });
+
+  it('carries a paid chat both ways between a fan on node A and a creator on node B, stored once and charged once', async () => {
+    const creator = await createAccount(nodeA.app, { seller: true });
+    const fan = await createAccount(nodeA.app);
+    await nodeA.app.fanstage.db.update(users).set({ messagePrice: 32 }).where(eq(users.id, creator.id));
+    const price = fanPriceCents(32, nodeA.app.fanstage.config.priceSalt);
+    await fundWallet(nodeA.app, fan.id, price);
+    const onA = await connectTo(nodeA, fan);
+    const onB = await connectTo(nodeB, creator);
+    await publishUntilDelivered(onB, creator.id);
+    await publishUntilDelivered(onA, fan.id);
+
+    const msgId = `nodes-${Date.now()}`;
+    onA.socket.send(JSON.stringify({ type: 'chatMessage', msgId, receiverId: creator.id, text: 'from node A', price: 32 }));
+    const echo = await onA.next((m) => m.type === 'chatMessage' && m.message.msgId === msgId);
+    const delivered = await onB.next((m) => m.type === 'chatMessage' && m.message.msgId === msgId);
+    expect(delivered).toEqual(echo);
+    expect(await onB.next((m) => m.type === 'updateCount')).toEqual({ type: 'updateCount', notifications: 0, chats: 1, reactions: 0 });
+    expect(await onB.next((m) => m.type === 'amountChange')).toMatchObject({ balance: { cBalance: 32 } });
+
+    const replyId = `nodes-reply-${Date.now()}`;
+    onB.socket.send(JSON.stringify({ type: 'chatMessage', msgId: replyId, receiverId: fan.id, text: 'from node B' }));
+    const reply = await onA.next((m) => m.type === 'chatMessage' && m.message.msgId === replyId);
+    expect(reply).toMatchObject({ message: { senderId: creator.id, receiverId: fan.id, text: 'from node B', price: 0 } });
+    onB.socket.send(JSON.stringify({ type: 'chatConvRead', userId: fan.id }));
+    expect(await onA.next((m) => m.type === 'readMessages')).toMatchObject({ userId: creator.id });
+
+    // The fan's resend reaches node B's database row, not a second payment.
+    onA.socket.send(JSON.stringify({ type: 'chatMessage', msgId, receiverId: creator.id, text: 'from node A', price: 32 }));
+    await onA.sync();
+    expect(onA.received.filter((m) => m.type === 'chatMessage' && m.message.msgId === msgId)).toHaveLength(2);
+    expect(await walletOf(nodeB.app, fan.id)).toBe(0);
+    expect(await earningsOf(nodeB.app, creator.id)).toBe(32);
+    await expectLedgerBalanced(nodeB.app);
   });
 
   it('logs out on node B an account blocked through node A', async () => {
