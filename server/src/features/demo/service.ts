@@ -5,6 +5,7 @@ import { hashPassword } from '../auth/service';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
 import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
 import { seedDemoPosts } from './posts';
+import { seedDemoChats } from './chats';
 
 /** Serialises seeding between nodes starting at once; see startupLockKey for migrations. */
 const seedLockKey = 722_061_002;
@@ -74,6 +75,7 @@ export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions 
     return people.length;
   });
   if (created > 0 && (options.posts ?? ctx.config.nodeEnv !== 'test')) await seedDemoPosts(ctx);
+  if (created > 0) await seedDemoChats(ctx);
   return created;
 }
 
