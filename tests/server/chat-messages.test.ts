@@ -261,6 +261,20 @@ describe('a message', () => {
   });
 });
 
+describe('the rate limit', () => {
+  it('names the msgId of a draft it refuses, so the client can mark that one failed', async () => {
+    const a = await createAccount(app);
+    const b = await createAccount(app);
+    const socket = await connect(a);
+    const ids = Array.from({ length: 60 }, () => newMsgId());
+    for (const msgId of ids) socket.send({ type: 'chatMessage', msgId, receiverId: b.id, text: 'flood' });
+    const refused = await socket.nextOf('error', 0, (m) => m.statusText === 'too-many-requests');
+    expect(refused.ref).toBe('chatMessage');
+    expect(ids).toContain(refused.msgId);
+    for (const msgId of ids) await socket.next(answers(msgId));
+  });
+});
+
 describe('resume', () => {
   it('sends every message to or from the user after afterId, in order, then resumed', async () => {
     const a = await createAccount(app);

@@ -790,7 +790,8 @@ export const chatConversations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.partnerId] }),
-    index('chat_conversations_list_idx').on(t.userId, t.lastMessageAt.desc()).where(sql`${t.lastMessageId} is not null`),
+    // The list's order, so a page is read off the index and only its rows are counted.
+    index('chat_conversations_list_idx').on(t.userId, t.lastMessageAt.desc(), t.partnerId.desc()).where(sql`${t.lastMessageId} is not null`),
     // The Chat badge counts these rows: few per user, found without reading the rest.
     index('chat_conversations_unread_idx')
       .on(t.userId)

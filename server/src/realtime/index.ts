@@ -93,6 +93,21 @@ function textOf(data: RawData): string {
   return Buffer.from(data).toString('utf8');
 }
 
+/**
+ * A chat draft refused for the rate names its msgId, so the client marks that draft failed
+ * (and may send it again) instead of waiting for an echo that never comes.
+ */
+function refusedChatMessage(data: RawData, isBinary: boolean): { ref?: string; msgId?: string } {
+  if (isBinary) return {};
+  try {
+    const fields = JSON.parse(textOf(data)) as Record<string, unknown> | null;
+    if (typeof fields?.msgId !== 'string' || fields.msgId.length > 64 || typeof fields.type !== 'string') return {};
+    return { ref: fields.type.slice(0, 40), msgId: fields.msgId };
+  } catch {
+    return {};
+  }
+}
+
 interface Connection {
   /** Unique over all nodes: `<nodeId>:<n>`. */
   key: string;
@@ -237,7 +252,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   }
 
   /** Counts a client message against the connection's budget; false when it is refused. */
-  function admit(connection: Connection): boolean {
+  function admit(connection: Connection, data: RawData, isBinary: boolean): boolean {
     // Any message shows the client is alive.
     connection.missed = 0;
     if (take(connection)) {
@@ -246,7 +261,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     }
     connection.refused += 1;
     if (connection.refused > abuseAfterRefusals) connection.socket.close(CloseCodes.policy, 'too many messages');
-    else send(connection, { type: 'error', statusText: 'too-many-requests' });
+    else send(connection, { type: 'error', statusText: 'too-many-requests', ...refusedChatMessage(data, isBinary) });
     return false;
   }
 
@@ -362,7 +377,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     // One message at a time per connection, in the order sent.
     let queue = Promise.resolve();
     socket.on('message', (data, isBinary) => {
-      if (!admit(connection)) return;
+      if (!admit(connection, data, isBinary)) return;
       queue = queue.then(() =>
         onClientMessage(connection, data, isBinary).catch((error: unknown) => {
           log.warn({ err: error }, 'realtime: a client message failed');

@@ -277,7 +277,7 @@ export function createChatService(ctx: AppContext) {
       .leftJoin(chatConversations, and(eq(chatConversations.userId, viewerId), eq(chatConversations.partnerId, users.id)))
       .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, viewerId)))
       .where(and(isNull(users.deletedAt), sql`not ${blockedWith(viewerId, users.id)}`, where))
-      .orderBy(sql`${chatConversations.lastMessageAt} desc nulls last`, desc(users.id))
+      .orderBy(sql`${chatConversations.lastMessageAt} desc nulls last`, sql`${chatConversations.partnerId} desc nulls last`)
       .limit(page.limit)
       .offset(page.offset);
 

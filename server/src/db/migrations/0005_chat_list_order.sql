@@ -1,0 +1,2 @@
+DROP INDEX "chat_conversations_list_idx";--> statement-breakpoint
+CREATE INDEX "chat_conversations_list_idx" ON "chat_conversations" USING btree ("user_id","last_message_at" DESC NULLS LAST,"partner_id" DESC NULLS LAST) WHERE "chat_conversations"."last_message_id" is not null;
