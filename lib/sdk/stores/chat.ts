@@ -49,7 +49,10 @@
  *   waiting_for_email and `prompt` asks for the verification; an `error` → not_delivered-general.
  * - Messages arriving twice (a resend's echo, a resume) are kept once, by id and by msgId.
  * - After a reconnection the store asks the server to `resume` after the highest message id
- *   it holds, then reloads the conversation list, so nothing is missed or shown twice.
+ *   it holds (again while a full batch comes back), then sends the drafts that got no echo
+ *   again with their msgId, re-reads the histories it shows and reloads the conversation
+ *   list, so nothing is missed, doubled or counted twice. A draft on its way when the
+ *   connection is lost for good (a widget gave up) fails with `message_not_send-offline`.
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Account, ChatHistory, ChatMedia, ChatMessage, Conversation, MassConversationList, MassGroup, MassHistory, MassMessage, MediaView } from '../../contract';
@@ -216,6 +219,16 @@ interface ThreadInternals extends ChatThread {
   applyReaction(messageId: number, reactorId: number, reactionId: number | null): ChatMessage | null;
   applyMediaStatus(mediaId: number, mediaStatus: number): void;
   maxId(): number;
+  /** The connection dropped: drafts on their way wait for it instead of timing out. */
+  holdAcks(): void;
+  /** Back and caught up: drafts with no echo were not stored, and go again with their msgId. */
+  resendUnacknowledged(): void;
+  /** The connection is gone for good: drafts on their way failed. */
+  failUnacknowledged(): void;
+  /** Re-reads the newest page of a loaded history (after a reconnection). */
+  refreshLatest(): void;
+  /** Something of the partner's was seen as it arrived (a reaction): tell the server. */
+  noteSeen(): void;
   readonly visible: boolean;
   /** Stops the timers (logout). */
   dispose(): void;
@@ -224,6 +237,9 @@ interface ThreadInternals extends ChatThread {
 function asSdkError(cause: unknown): SdkError {
   return cause instanceof SdkError ? cause : new SdkError({ code: 'internal-error', statusCode: 0, cause });
 }
+
+/** `resume` answers at most this many messages; a full batch is followed by another resume. */
+export const RESUME_BATCH = 1000;
 
 const CLIENT_ACTIVITY: ReadonlySet<string> = new Set<ChatActivity>(['typing', 'mediaupload', 'audiorecord']);
 
@@ -707,18 +723,20 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       return true;
     }
 
-    function maybeMarkRead(): void {
+    /** Sends a read receipt when something unread is in view: a message, or (`seen`) a reaction. */
+    function maybeMarkRead(seen = false): void {
       if (!visible || !loaded.peek()) return;
       const held = conversation.peek();
       const viewer = me();
       const lastIncoming = stored.peek().reduce((max, m) => (m.senderId !== viewer && m.id > max ? m.id : max), 0);
-      if (!(held && held.unreadCount > 0) && lastIncoming <= readUpTo) return;
+      const unseen = seen || (held !== null && (held.unreadCount > 0 || held.lastReactionMessage !== null));
+      if (!unseen && lastIncoming <= readUpTo) return;
       if (!socket.send({ type: 'chatConvRead', userId })) return;
       readUpTo = lastIncoming;
-      if (held && held.unreadCount > 0) {
+      if (held && (held.unreadCount > 0 || held.lastReactionMessage !== null)) {
         update(userId, (c) => ({ ...c, unreadCount: 0, lastReactionMessage: null }));
         // The server's updateCount confirms it; the badge need not wait for that.
-        applyCounts({ chats: counts.peek().chats - 1 });
+        if (held.unreadCount > 0) applyCounts({ chats: counts.peek().chats - 1 });
       }
     }
 
@@ -778,7 +796,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       discard,
       react,
       setVisible,
-      markRead: maybeMarkRead,
+      markRead: () => maybeMarkRead(),
       typing,
       stopTyping,
       applyUnlock(mediaId, mediaUnlockHash) {
@@ -809,6 +827,20 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         return true;
       },
       hasDraft: (msgId) => drafts.peek().some((d) => d.msgId === msgId),
+      holdAcks() {
+        for (const timer of ackTimers.values()) clearTimeout(timer);
+        ackTimers.clear();
+      },
+      resendUnacknowledged() {
+        for (const d of drafts.peek()) if (d.status === 'sending') dispatch(d.msgId);
+      },
+      failUnacknowledged() {
+        for (const d of drafts.peek()) if (d.status === 'sending') fail(d.msgId, 'not_delivered-general', 'message_not_send-offline');
+      },
+      noteSeen: () => maybeMarkRead(true),
+      refreshLatest() {
+        if (loaded.peek() && status.peek() !== 'loading') void fetchPage(false);
+      },
       applyReaction,
       maxId: () => stored.peek().at(-1)?.id ?? 0,
       dispose() {
@@ -909,6 +941,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
 
   function onMessage({ message }: ServerMessageOf<'chatMessage'>): void {
     if (!session.isLoggedIn.peek()) return;
+    if (awaitingResume) resumedCount += 1;
     const partner = partnerOf(message);
     const incoming = message.senderId !== me();
     const open = threads.get(partner);
@@ -944,6 +977,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     for (const open of threads.values()) {
       const changed = open.applyReaction(messageId, userId, reactionId);
       if (!changed) continue;
+      // A reaction of the partner's seen as it arrives is read: it leaves the badge.
+      if (userId !== me() && reactionId !== null && open.visible) open.noteSeen();
       update(open.userId, (c) => ({
         ...c,
         lastMessage: c.lastMessage?.id === messageId ? changed : c.lastMessage,
@@ -1003,45 +1038,53 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
   let resumeTimer: ReturnType<typeof setTimeout> | null = null;
   let awaitingResume = false;
   let reloadAfterResume = false;
-  let resumedAfter = 0;
+  let resumedCount = 0;
 
   function afterReconnect(): void {
-    if (resumeTimer) clearTimeout(resumeTimer);
-    resumeTimer = null;
     reloadAfterResume = false;
     if (!session.isLoggedIn.peek()) return;
     // The counts are asked again by the notifications store on every reconnection.
     if (listStatus.peek() !== 'idle') void fetchList(true);
-    for (const open of threads.values()) open.markRead();
+    for (const open of threads.values()) {
+      // Two messages stored at one moment may commit out of id order, so a resume can miss
+      // one: the histories shown are read again (what is held already is kept once, by id).
+      open.refreshLatest();
+      open.markRead();
+    }
   }
 
-  function resume(afterId: number): void {
-    if (!socket.send({ type: 'resume', afterId })) return;
-    resumedAfter = afterId;
+  /** Resumed messages are in: what is still unacknowledged goes again, then the list is reloaded. */
+  function caughtUp(): void {
+    if (resumeTimer) clearTimeout(resumeTimer);
+    resumeTimer = null;
+    awaitingResume = false;
+    for (const open of threads.values()) open.resendUnacknowledged();
+    if (reloadAfterResume) afterReconnect();
+  }
+
+  function resume(afterId: number): boolean {
+    if (!socket.send({ type: 'resume', afterId })) return false;
     awaitingResume = true;
+    resumedCount = 0;
     if (resumeTimer) clearTimeout(resumeTimer);
     // A server that never answers must not keep the list stale.
-    resumeTimer = setTimeout(() => {
-      awaitingResume = false;
-      if (reloadAfterResume) afterReconnect();
-    }, resumeTimeoutMs);
+    resumeTimer = setTimeout(caughtUp, resumeTimeoutMs);
+    return true;
   }
 
   function onOpen(): void {
     if (!session.isLoggedIn.peek()) return;
     const afterId = maxHeldId();
     // Holding nothing, there is nothing to catch up on: what is loaded later is current.
-    if (afterId > 0) resume(afterId);
+    if (afterId > 0 && resume(afterId)) return;
+    for (const open of threads.values()) open.resendUnacknowledged();
   }
 
   function onResumed({ lastId }: ServerMessageOf<'resumed'>): void {
     if (!awaitingResume) return;
-    // The server sends a bounded batch; a batch that brought anything may have left more.
-    if (lastId > resumedAfter) return resume(lastId);
-    if (resumeTimer) clearTimeout(resumeTimer);
-    resumeTimer = null;
-    awaitingResume = false;
-    if (reloadAfterResume) afterReconnect();
+    // The server sends at most a batch; a full batch may have left more behind it.
+    if (resumedCount >= RESUME_BATCH && resume(lastId)) return;
+    caughtUp();
   }
 
   const unsubscribe = [
@@ -1062,8 +1105,12 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
   ];
   let wasOpen = socket.connectedState.peek() === 'open';
   const stopWatching = effect(() => {
-    const open = socket.connectedState.value === 'open';
+    const state = socket.connectedState.value;
+    const open = state === 'open';
     if (open && !wasOpen) onOpen();
+    if (!open && wasOpen) for (const thread of threads.values()) thread.holdAcks();
+    // No connection is coming back (a widget gave up, the session ended): nothing is on its way.
+    if (state === 'failed' || state === 'closed') for (const thread of threads.values()) thread.failUnacknowledged();
     wasOpen = open;
   });
 

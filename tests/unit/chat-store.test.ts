@@ -1,0 +1,357 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
+import { createFanstage, fanPriceCents, type ChatItem, type ChatThread, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
+import { fundWallet, walletOf } from '../support/money';
+
+let server: TestServer;
+let salt = 10_000;
+const made: Fanstage[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: false });
+  salt = server.app.fanstage.config.priceSalt;
+}, 60_000);
+
+afterEach(() => {
+  for (const fanstage of made.splice(0)) {
+    fanstage.socket.disconnect();
+    fanstage.session.dispose();
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/**
+ * Node's `ws` as the browser's WebSocket, remembering every connection it opens, so a test can
+ * cut one the way a network does (no close handshake) and watch the client reconnect.
+ */
+function trackedWebSocket() {
+  const opened: NodeWebSocket[] = [];
+  class Tracked extends NodeWebSocket {
+    constructor(url: string) {
+      super(url);
+      opened.push(this);
+    }
+  }
+  return { Impl: Tracked as unknown as WebSocketConstructor, cut: () => opened.at(-1)?.terminate() };
+}
+
+interface Person {
+  account: TestAccount;
+  fanstage: Fanstage;
+  cut: () => void;
+}
+
+async function person(options: AccountOptions = {}, { connect = true, loadAccount = true, reconnectMs = 50 } = {}): Promise<Person> {
+  const account = await createAccount(server.app, options);
+  const socket = trackedWebSocket();
+  const fanstage = createFanstage({
+    baseUrl: server.baseUrl,
+    socket: { WebSocketImpl: socket.Impl, reconnectMs },
+    chat: { ackTimeoutMs: 10_000, resumeTimeoutMs: 3_000 },
+  });
+  made.push(fanstage);
+  fanstage.session.adopt({ accessToken: account.accessToken });
+  if (loadAccount) await fanstage.session.loadAccount();
+  if (connect) await online(fanstage);
+  return { account, fanstage, cut: socket.cut };
+}
+
+async function online(fanstage: Fanstage): Promise<void> {
+  fanstage.socket.connect();
+  await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'), { timeout: 5000 });
+}
+
+/** A creator whose messages cost `cents` (a chat-message price step), set as they would set it. */
+async function creator(cents = 16): Promise<Person> {
+  const seller = await person({ seller: true });
+  await seller.fanstage.chat.setMessagePrice(cents);
+  return seller;
+}
+
+async function openThread(who: Person, partnerId: number): Promise<ChatThread> {
+  const thread = who.fanstage.chat.thread(partnerId);
+  await thread.load();
+  expect(thread.loaded.value).toBe(true);
+  return thread;
+}
+
+function item(thread: ChatThread, msgId: string): ChatItem | undefined {
+  return thread.items.value.find((i) => i.msgId === msgId);
+}
+
+function sent(thread: ChatThread, text: string): string {
+  const result = thread.send({ text });
+  if (!result.ok) throw new Error(`not sent: ${result.problem}`);
+  return result.msgId;
+}
+
+const wait = { timeout: 5000 };
+
+describe('the chat store on the real server', { timeout: 30_000 }, () => {
+  it('sends at the price shown: a clock, then one check, then two once the creator read it; the list and badge follow', async () => {
+    const lucy = await creator(16);
+    const fan = await person();
+    await fundWallet(server.app, fan.account.id, 1000);
+    await lucy.fanstage.chat.loadConversations();
+
+    const thread = await openThread(fan, lucy.account.id);
+    expect(thread.conversation.value).toMatchObject({ id: lucy.account.id, price: 16, isSupport: false, sender: { username: lucy.account.username } });
+    const msgId = sent(thread, '  Hello Lucy  ');
+    expect(item(thread, msgId)).toMatchObject({ state: 'sending', id: null, text: 'Hello Lucy', mine: true });
+
+    await vi.waitFor(() => expect(item(thread, msgId)).toMatchObject({ state: 'sent', price: 16 }), wait);
+    expect(item(thread, msgId)?.id).toBeGreaterThan(0);
+    expect(thread.items.value.filter((i) => i.msgId === msgId)).toHaveLength(1);
+    expect(await walletOf(server.app, fan.account.id)).toBe(1000 - fanPriceCents(16, salt));
+
+    // The creator's list learns of the new conversation; the Chat badge counts it.
+    await vi.waitFor(() => expect(lucy.fanstage.chat.conversations.value).toMatchObject([{ id: fan.account.id, unreadCount: 1, lastMessage: { msgId } }]), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.chat.badgeCount.value).toBe(1), wait);
+
+    // She opens it and looks: a read receipt, two checks on the fan's side, her badge clears.
+    const hers = await openThread(lucy, fan.account.id);
+    hers.setVisible(true);
+    await vi.waitFor(() => expect(item(thread, msgId)?.state).toBe('read'), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.chat.badgeCount.value).toBe(0), wait);
+    expect(lucy.fanstage.chat.conversations.value[0]?.unreadCount).toBe(0);
+
+    // Her answer reaches the fan's open thread; the fan's list (loaded) shows it on top.
+    await fan.fanstage.chat.loadConversations();
+    const answer = sent(hers, 'Hi there');
+    await vi.waitFor(() => expect(item(thread, answer)).toMatchObject({ mine: false, text: 'Hi there', state: 'sent' }), wait);
+    expect(fan.fanstage.chat.conversations.value[0]).toMatchObject({ id: lucy.account.id, lastMessage: { msgId: answer } });
+  });
+
+  it('fails a message whose price rose after the fan saw it, and accepting the new price sends it once with the same msgId', async () => {
+    const lucy = await creator(16);
+    const fan = await person();
+    await fundWallet(server.app, fan.account.id, 1000);
+    const thread = await openThread(fan, lucy.account.id);
+    expect(thread.conversation.value?.price).toBe(16);
+
+    await lucy.fanstage.chat.setCustomPrice(fan.account.id, 32);
+    const msgId = sent(thread, 'Still 16?');
+    await vi.waitFor(() => expect(item(thread, msgId)).toMatchObject({ state: 'failed', failure: 'not_delivered', newPrice: 32 }), wait);
+    expect(fan.fanstage.chat.lastFailure.value).toMatchObject({ userId: lucy.account.id, msgId, failure: 'not_delivered' });
+    expect(thread.conversation.value?.price).toBe(32);
+    expect(await walletOf(server.app, fan.account.id)).toBe(1000);
+
+    expect(thread.acceptPrice(msgId)).toBe(true);
+    await vi.waitFor(() => expect(item(thread, msgId)).toMatchObject({ state: 'sent', price: 32, failure: null }), wait);
+    expect(thread.items.value.filter((i) => i.msgId === msgId)).toHaveLength(1);
+    expect(await walletOf(server.app, fan.account.id)).toBe(1000 - fanPriceCents(32, salt));
+  });
+
+  it('fails a message the wallet cannot pay as no_credit and asks for a top-up; once credits are in, a resend is stored', async () => {
+    const lucy = await creator(24);
+    const fan = await person();
+    const thread = await openThread(fan, lucy.account.id);
+    const msgId = sent(thread, 'No money yet');
+    await vi.waitFor(() => expect(item(thread, msgId)).toMatchObject({ state: 'failed', failure: 'no_credit' }), wait);
+    expect(fan.fanstage.chat.prompt.value).toEqual({ kind: 'topUp', userId: lucy.account.id, msgId });
+    fan.fanstage.chat.clearPrompt();
+
+    await fundWallet(server.app, fan.account.id, 500);
+    expect(thread.resend(msgId)).toBe(true);
+    expect(item(thread, msgId)?.state).toBe('sending');
+    await vi.waitFor(() => expect(item(thread, msgId)).toMatchObject({ state: 'sent', price: 24 }), wait);
+    expect(await walletOf(server.app, fan.account.id)).toBe(500 - fanPriceCents(24, salt));
+  });
+
+  it('holds back a message from an unverified e-mail: at once when the account says so, by the server otherwise', async () => {
+    const lucy = await creator(0);
+    const known = await person({ verified: false });
+    const thread = await openThread(known, lucy.account.id);
+    const msgId = sent(thread, 'Waiting');
+    expect(item(thread, msgId)).toMatchObject({ state: 'failed', failure: 'waiting_for_email' });
+    expect(known.fanstage.chat.prompt.value).toMatchObject({ kind: 'verifyEmail', msgId });
+
+    // A page that has not loaded the account yet: the server refuses, with the same outcome.
+    const unknown = await person({ verified: false }, { loadAccount: false });
+    const other = await openThread(unknown, lucy.account.id);
+    const second = sent(other, 'Waiting too');
+    await vi.waitFor(() => expect(item(other, second)).toMatchObject({ state: 'failed', failure: 'waiting_for_email' }), wait);
+    expect(unknown.fanstage.chat.prompt.value).toMatchObject({ kind: 'verifyEmail', msgId: second });
+    await lucy.fanstage.chat.reloadConversations();
+    expect(lucy.fanstage.chat.conversations.value).toEqual([]);
+  });
+
+  it('refuses at once while offline and queues nothing; sent again once connected, it goes', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const thread = await openThread(fan, lucy.account.id);
+    fan.fanstage.socket.disconnect();
+    const msgId = sent(thread, 'Anyone there?');
+    expect(item(thread, msgId)).toMatchObject({ state: 'failed', failure: 'not_delivered-general', reason: 'message_not_send-offline' });
+
+    await online(fan.fanstage);
+    // Reconnecting sent nothing by itself.
+    await lucy.fanstage.chat.reloadConversations();
+    expect(lucy.fanstage.chat.conversations.value).toEqual([]);
+    expect(item(thread, msgId)?.state).toBe('failed');
+
+    thread.resend(msgId);
+    await vi.waitFor(() => expect(item(thread, msgId)?.state).toBe('sent'), wait);
+    // A stored message is no draft: there is nothing to delete.
+    thread.discard(msgId);
+    expect(item(thread, msgId)?.state).toBe('sent');
+  });
+
+  it('deletes a failed draft on request', async () => {
+    const lucy = await creator(0);
+    const fan = await person({}, { connect: false });
+    const thread = await openThread(fan, lucy.account.id);
+    const msgId = sent(thread, 'draft');
+    expect(item(thread, msgId)?.state).toBe('failed');
+    thread.discard(msgId);
+    expect(item(thread, msgId)).toBeUndefined();
+  });
+
+  it('keeps a message once when the server echoes it again', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const thread = await openThread(fan, lucy.account.id);
+    const msgId = sent(thread, 'Once');
+    await vi.waitFor(() => expect(item(thread, msgId)?.state).toBe('sent'), wait);
+    const echoes: string[] = [];
+    const stop = fan.fanstage.socket.on('chatMessage', (m) => echoes.push(m.message.msgId));
+    // The same msgId again, as a resend after a lost answer would be: the server echoes the stored one.
+    expect(fan.fanstage.socket.send({ type: 'chatMessage', msgId, receiverId: lucy.account.id, text: 'Once' })).toBe(true);
+    await vi.waitFor(() => expect(echoes).toEqual([msgId]), wait);
+    stop();
+    expect(thread.items.value.filter((i) => i.msgId === msgId)).toHaveLength(1);
+  });
+
+  it('carries reactions and typing to the partner; a reaction counts on the badge until the conversation is read', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const thread = await openThread(fan, lucy.account.id);
+    const msgId = sent(thread, 'React to this');
+    await vi.waitFor(() => expect(item(thread, msgId)?.id).not.toBeNull(), wait);
+    const hers = await openThread(lucy, fan.account.id);
+    await vi.waitFor(() => expect(item(hers, msgId)).toBeDefined(), wait);
+
+    expect(hers.react(item(hers, msgId)!.id as number, 1)).toBe(true);
+    expect(item(hers, msgId)?.receiverReactionId).toBe(1);
+    await vi.waitFor(() => expect(item(thread, msgId)?.receiverReactionId).toBe(1), wait);
+    await vi.waitFor(() => expect(fan.fanstage.chat.counts.value.reactions).toBe(1), wait);
+    thread.setVisible(true);
+    await vi.waitFor(() => expect(fan.fanstage.chat.counts.value.reactions).toBe(0), wait);
+
+    thread.typing();
+    await vi.waitFor(() => expect(lucy.fanstage.chat.activity.value.get(fan.account.id)).toBe('typing'), wait);
+    expect(hers.partnerActivity.value).toBe('typing');
+    thread.stopTyping();
+    await vi.waitFor(() => expect(hers.partnerActivity.value).toBeNull(), wait);
+  });
+
+  it('pages the history back by sendDt, newest at the bottom', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const writer = await openThread(fan, lucy.account.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 33; i++) ids.push(sent(writer, `message ${i}`));
+    await vi.waitFor(() => expect(writer.items.value.filter((i) => i.state === 'sent')).toHaveLength(33), wait);
+
+    const reader = lucy.fanstage.chat.thread(fan.account.id);
+    await reader.load();
+    expect(reader.items.value).toHaveLength(30);
+    expect(reader.items.value.at(-1)?.text).toBe('message 32');
+    expect(reader.status.value).toBe('ready');
+    await reader.loadOlder();
+    expect(reader.items.value.map((i) => i.msgId)).toEqual(ids);
+    expect(reader.status.value).toBe('ended');
+    // Time markers: the first message is dated; the rest came within minutes.
+    expect(reader.rows.value.filter((row) => row.kind === 'gap')).toHaveLength(1);
+  });
+
+  it('after a dropped connection, resumes what was missed once, and sends a draft that got no answer again with its msgId', async () => {
+    const lucy = await creator(0);
+    const fan = await person({}, { reconnectMs: 400 });
+    const thread = await openThread(fan, lucy.account.id);
+    await fan.fanstage.chat.loadConversations();
+    const first = sent(thread, 'before the drop');
+    await vi.waitFor(() => expect(item(thread, first)?.state).toBe('sent'), wait);
+    const hers = await openThread(lucy, fan.account.id);
+
+    // Cut right after sending: the message may or may not have reached the server.
+    const pending = sent(thread, 'in flight');
+    fan.cut();
+    const missed = [sent(hers, 'while you were away 1'), sent(hers, 'while you were away 2')];
+    await vi.waitFor(() => expect(missed.map((m) => item(hers, m)?.state)).toEqual(['sent', 'sent']), wait);
+
+    await vi.waitFor(() => expect(fan.fanstage.socket.connectedState.value).toBe('open'), wait);
+    await vi.waitFor(() => expect(missed.map((m) => item(thread, m)?.text)).toEqual(['while you were away 1', 'while you were away 2']), wait);
+    await vi.waitFor(() => expect(item(thread, pending)?.state).toBe('sent'), wait);
+    const all = thread.items.value.map((i) => i.msgId);
+    expect(new Set(all).size).toBe(all.length);
+    // Stored exactly once on the server, whichever way it went.
+    await vi.waitFor(async () => {
+      const page = await server.app.inject({ method: 'GET', url: `/api/chat/conversations/${fan.account.id}`, headers: { authorization: `Bearer ${lucy.account.accessToken}` } });
+      const messages = (page.json() as { body: { messages: { msgId: string }[] } }).body.messages;
+      expect(messages.filter((m) => m.msgId === pending)).toHaveLength(1);
+    }, wait);
+    // The list was read again after the resume: two unread, counted once.
+    await vi.waitFor(() => expect(fan.fanstage.chat.conversations.value[0]).toMatchObject({ id: lucy.account.id, unreadCount: 2 }), wait);
+  });
+
+  it('searches conversations, archives one until the next message, and sends a mass message to followers', async () => {
+    const lucy = await creator(0);
+    const anna = await person({ username: `anna_${Date.now().toString(36)}` });
+    const bob = await person({ username: `bob_${Date.now().toString(36)}` });
+    for (const fan of [anna, bob]) {
+      const thread = await openThread(fan, lucy.account.id);
+      const msgId = sent(thread, `hi from ${fan.account.username}`);
+      await vi.waitFor(() => expect(item(thread, msgId)?.state).toBe('sent'), wait);
+    }
+    const chat = lucy.fanstage.chat;
+    await chat.loadConversations();
+    expect(chat.conversations.value.map((c) => c.id)).toEqual([bob.account.id, anna.account.id]);
+
+    await chat.search(anna.account.username.slice(0, 8));
+    expect(chat.conversations.value.map((c) => c.id)).toEqual([anna.account.id]);
+    await chat.search('');
+
+    await chat.archive(bob.account.id);
+    expect(chat.conversations.value.map((c) => c.id)).toEqual([anna.account.id]);
+    await chat.reloadConversations();
+    expect(chat.conversations.value.map((c) => c.id)).toEqual([anna.account.id]);
+    sent(bob.fanstage.chat.thread(lucy.account.id), 'me again');
+    await vi.waitFor(() => expect(chat.conversations.value.map((c) => c.id)).toEqual([bob.account.id, anna.account.id]), wait);
+
+    // A fan who follows her gets her mass message as a chat message.
+    await anna.fanstage.relations.follow(lucy.account.id);
+    await anna.fanstage.chat.loadConversations();
+    const mass = await chat.mass.send('followers', { text: 'News for my followers' });
+    expect(mass).toMatchObject({ recGroup: 'followers', text: 'News for my followers', recipientsCount: 1 });
+    await vi.waitFor(() => expect(anna.fanstage.chat.conversations.value[0]?.lastMessage).toMatchObject({ text: 'News for my followers', massId: mass.id }), wait);
+
+    // Only sellers price conversations or send to groups.
+    await expect(anna.fanstage.chat.setCustomPrice(lucy.account.id, 16)).rejects.toMatchObject({ code: 'verify-required' });
+    await expect(anna.fanstage.chat.mass.send('followers', { text: 'nope' })).rejects.toMatchObject({ code: 'verify-required' });
+  });
+
+  it('takes the Chat badge from GET /api/count/ and forgets everything at logout', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const thread = await openThread(fan, lucy.account.id);
+    sent(thread, 'count me');
+    lucy.fanstage.socket.disconnect();
+    await vi.waitFor(async () => {
+      await lucy.fanstage.chat.refreshCounts();
+      expect(lucy.fanstage.chat.counts.value).toEqual({ chats: 1, reactions: 0 });
+    }, wait);
+    expect(lucy.fanstage.notifications.unreadCount.value).toBeGreaterThanOrEqual(0);
+    await lucy.fanstage.chat.loadConversations();
+    expect(lucy.fanstage.chat.conversations.value).toHaveLength(1);
+
+    await lucy.fanstage.session.logout();
+    expect(lucy.fanstage.chat.conversations.value).toEqual([]);
+    expect(lucy.fanstage.chat.badgeCount.value).toBe(0);
+  });
+});
