@@ -261,6 +261,35 @@ describe('a message', () => {
   });
 });
 
+describe('messages racing', () => {
+  it('both ways in one pair, from several sockets, with an unlock in between: all stored, each paid once, sendDt strictly rising', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    await setMessagePrice(app, creator.id, 16);
+    const mediaId = await chatPicture(app, creator.id, 32);
+    await app.fanstage.db.update(users).set({ nsfwAgreement: 1 }).where(eq(users.id, fan.id));
+    const each = fanPriceCents(16, salt());
+    await fundWallet(app, fan.id, each * 20 + fanPriceCents(32, salt()));
+    const fans = [await connect(fan), await connect(fan)];
+    const creators = [await connect(creator), await connect(creator)];
+    await say(creators[0]!, { receiverId: fan.id, text: '', mediaId });
+    const sends: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) {
+      for (const socket of fans) sends.push(say(socket, { receiverId: creator.id, text: `fan ${i}`, price: 16 }));
+      for (const socket of creators) sends.push(say(socket, { receiverId: fan.id, text: `creator ${i}` }));
+      if (i === 5) sends.push(call('POST', '/api/media/unlock', fan, { id: mediaId, price: 32 }).then((answer) => expect(answer.json.statusCode).toBe(2)));
+    }
+    await Promise.all(sends);
+    const history = (await call('GET', `/api/chat/conversations/${creator.id}?limit=100`, fan)).json.body.messages as { sendDt: number }[];
+    expect(history).toHaveLength(41);
+    for (let i = 1; i < history.length; i++) expect(history[i]!.sendDt).toBeGreaterThan(history[i - 1]!.sendDt);
+    expect(await walletOf(app, fan.id)).toBe(0);
+    expect(await earningsOf(app, creator.id)).toBe(16 * 20 + 32);
+    expect((await call('GET', `/api/chat/conversations?senderId=${fan.id}`, creator)).json.body.conversations[0].sumPrice).toBe(16 * 20 + 32);
+    await expectLedgerBalanced(app);
+  });
+});
+
 describe('the rate limit', () => {
   it('names the msgId of a draft it refuses, so the client can mark that one failed', async () => {
     const a = await createAccount(app);

@@ -761,6 +761,25 @@ export async function chatMessageWithMedia(tx: Tx, fanId: number, ownerId: numbe
   return row;
 }
 
+/**
+ * Locks both sides of a pair's conversation (lower user id first, as sending a message does)
+ * before a payment that will update them, so the payment and a message of the same pair take
+ * their locks in one order: conversation first, then the ledger's accounts.
+ */
+export async function lockConversation(tx: Tx, a: number, b: number): Promise<void> {
+  await tx
+    .select({ userId: chatConversations.userId })
+    .from(chatConversations)
+    .where(
+      or(
+        and(eq(chatConversations.userId, a), eq(chatConversations.partnerId, b)),
+        and(eq(chatConversations.userId, b), eq(chatConversations.partnerId, a)),
+      ),
+    )
+    .orderBy(asc(chatConversations.userId))
+    .for('update');
+}
+
 /** What a creator earned from a chat media unlock counts in their side's sum of the conversation. */
 export async function addConversationEarnings(tx: Tx, earnerId: number, partnerId: number, cents: number): Promise<void> {
   await tx

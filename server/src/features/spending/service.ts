@@ -11,7 +11,7 @@ import { servableStatuses } from '../media/domain';
 import { recordNotification } from '../notifications/service';
 import { blockedWith, postDoesntExist, visiblePost } from '../posts/access';
 import { unlockedMediaIds } from '../posts/views';
-import { addConversationEarnings, chatMessageWithMedia } from '../chat/service';
+import { addConversationEarnings, chatMessageWithMedia, lockConversation } from '../chat/service';
 
 /**
  * Spending credits: gifts on posts, tips to creators and unlocks of locked media (SPEC §7).
@@ -146,6 +146,7 @@ export function createSpendingService(ctx: AppContext) {
           // A chat media opens to whoever received it in a chat message from its owner.
           const received = await chatMessageWithMedia(tx, fanId, ownerId, row.id);
           if (received === undefined) throw postDoesntExist();
+          await lockConversation(tx, ownerId, fanId);
           const paid = await payFor('chat-media', { messageId: received.messageId });
           if (paid !== null && !paid.replayed) {
             await addConversationEarnings(tx, ownerId, fanId, paid.earnerCents);
