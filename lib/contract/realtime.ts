@@ -88,6 +88,7 @@ export type ClientMessage =
    * A message to `receiverId`: text, a media the sender uploaded for chat (`POST /api/media`
    * with purpose chat), or a gift. `price` is the conversation price (cents) the sender saw and
    * accepts; when the seller's price is higher the message is refused with `notAcceptedPrice`.
+   * `msgId` is 1–64 letters, digits, `_`, `-`, `.` or `:` (a UUID fits), unique per sender.
    */
   | { type: 'chatMessage'; msgId: string; receiverId: number; text?: string; mediaId?: number; giftId?: number; price?: number }
   /** A creator's message to a whole group (SPEC §7 `massChatMessage`); `senderId` is the sender's own id. */
