@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { SignJWT } from 'jose';
+import { WebSocket } from 'ws';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,13 +24,17 @@ const budgets = {
   throughputRatio: 0.25,
   /** GET /papi/2/timeline on PostgreSQL with 100 000 posts, against bare Fastify (issue 4). */
   timelineRatio: 0.3,
+  /** Websocket fan-out to 1 000 clients, against a bare `ws` broadcast server. */
+  fanOutRatio: 0.3,
+  /** What one idle websocket costs the server. */
+  idleConnectionBytes: 64 * 1024,
 };
 
 /**
  * Which parts run: `BENCH_PARTS=feeds` measures only the feeds on PostgreSQL (no build needed);
  * the default runs everything.
  */
-const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,users,feeds').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,users,feeds,realtime').split(',').map((p) => p.trim()));
 
 function gzipSize(path: string): number {
   return gzipSync(readFileSync(path), { level: 9 }).length;
@@ -53,6 +59,14 @@ async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  if (kib === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib) * 1024;
 }
 
 async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
@@ -272,6 +286,192 @@ if (parts.has('feeds')) {
       await cleanup.query(`drop database if exists ${benchDb} with (force)`);
       await cleanup.end();
     }
+  }
+}
+
+// ---- realtime: websocket fan-out -------------------------------------------------------------
+
+const FAN_OUT_CLIENTS = Number(process.env.BENCH_WS_CLIENTS ?? 1000);
+/** Broadcasts per round; each reaches every client. */
+const FAN_OUT_BROADCASTS = Number(process.env.BENCH_WS_BROADCASTS ?? 300);
+/** Sockets that send the broadcasts: our server allows a burst of 40 messages per connection. */
+const FAN_OUT_DRIVERS = 10;
+
+interface Receivers {
+  sockets: WebSocket[];
+  /** Resolves when `count` more broadcasts reached every socket. */
+  expect(count: number): Promise<void>;
+}
+
+function openSocket(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    const fail = (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)));
+    socket.once('error', fail);
+    socket.once('close', (code) => fail(new Error(`closed with ${code} before opening`)));
+    socket.once('open', () => {
+      socket.off('error', fail);
+      socket.removeAllListeners('close');
+      resolve(socket);
+    });
+  });
+}
+
+/** Opens the clients a few hundred at a time, as a crowd arriving, and counts the broadcasts each receives. */
+async function openReceivers(urls: string[]): Promise<Receivers> {
+  let received = 0;
+  let waiting: { target: number; resolve: () => void } | null = null;
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < urls.length; i += 200) {
+    sockets.push(...(await Promise.all(urls.slice(i, i + 200).map(openSocket))));
+  }
+  for (const socket of sockets) {
+    socket.on('message', (data) => {
+      // Both servers frame a broadcast as {"type":"newPost",...}; our server's pings are answered.
+      const text = String(data);
+      if (text.startsWith('{"type":"newPost"')) {
+        received += 1;
+        if (waiting !== null && received >= waiting.target) waiting.resolve();
+      } else if (text.startsWith('{"type":"ping"')) {
+        socket.send(text.replace('"ping"', '"pong"'));
+      }
+    });
+  }
+  return {
+    sockets,
+    expect(count) {
+      const target = received + count * sockets.length;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`fan-out: ${received} of ${target} deliveries after 120 s`)), 120_000);
+        waiting = {
+          target,
+          resolve: () => {
+            clearTimeout(timer);
+            waiting = null;
+            resolve();
+          },
+        };
+      });
+    },
+  };
+}
+
+/** Sends `count` broadcasts spread over the drivers and waits until every client has them all; deliveries per second. */
+async function fanOut(receivers: Receivers, drivers: WebSocket[], count: number, postId: number): Promise<number> {
+  const arrived = receivers.expect(count);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) drivers[i % drivers.length]!.send(JSON.stringify({ type: 'newPost', postId }));
+  await arrived;
+  const seconds = (performance.now() - started) / 1000;
+  return (count * receivers.sockets.length) / seconds;
+}
+
+/** One creator and FAN_OUT_CLIENTS verified fans following her, with one published post; ids for the tokens. */
+async function seedFollowers(url: string): Promise<{ creatorId: number; fanIds: number[]; postId: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const creator = await client.query<{ id: number }>(
+      `insert into users (username, display_name, email, email_verified, is_seller, gender)
+       values ('benchstar', 'Bench Star', 'benchstar@example.com', true, true, 2) returning id`,
+    );
+    const creatorId = creator.rows[0]!.id;
+    const fans = await client.query<{ id: number }>(
+      `insert into users (username, display_name, email, email_verified, gender)
+       select 'benchfan' || g, 'Bench Fan ' || g, 'benchfan' || g || '@example.com', true, 1
+       from generate_series(1, $1::int) g returning id`,
+      [FAN_OUT_CLIENTS],
+    );
+    const fanIds = fans.rows.map((row) => row.id);
+    await client.query(`insert into follows (follower_id, followed_id) select unnest($1::int[]), $2`, [fanIds, creatorId]);
+    await client.query(`update users set followers_count = $1 where id = $2`, [fanIds.length, creatorId]);
+    const post = await client.query<{ id: number }>(`insert into posts (user_id, text) values ($1, 'Fan-out bench') returning id`, [creatorId]);
+    return { creatorId, fanIds, postId: post.rows[0]!.id };
+  } finally {
+    await client.end();
+  }
+}
+
+async function measureServer(
+  name: string,
+  child: ChildProcess,
+  urlFor: (userId: number) => string,
+  fanIds: number[],
+  driverId: number,
+  postId: number,
+): Promise<{ deliveriesPerSecond: number; bytesPerConnection: number }> {
+  const before = rssOf(child.pid!);
+  const receivers = await openReceivers(fanIds.map(urlFor));
+  // Let the handshakes' garbage settle before reading what the open sockets hold.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const after = rssOf(child.pid!);
+  const drivers = await Promise.all(Array.from({ length: FAN_OUT_DRIVERS }, () => openSocket(urlFor(driverId))));
+  try {
+    await fanOut(receivers, drivers, 20, postId); // warm-up
+    await new Promise((r) => setTimeout(r, 1_500)); // our server's per-connection budget refills
+    const deliveriesPerSecond = await fanOut(receivers, drivers, FAN_OUT_BROADCASTS, postId);
+    const bytesPerConnection = Math.max(0, (after - before) / fanIds.length);
+    console.log(
+      `  ${name.padEnd(44)} ${deliveriesPerSecond.toFixed(0).padStart(7)} deliveries/s  idle connection ${(bytesPerConnection / 1024).toFixed(1)} KB`,
+    );
+    return { deliveriesPerSecond, bytesPerConnection };
+  } finally {
+    for (const socket of [...drivers, ...receivers.sockets]) socket.terminate();
+  }
+}
+
+if (parts.has('realtime')) {
+  console.log(`\nWebsocket fan-out (${FAN_OUT_CLIENTS} clients, ${FAN_OUT_BROADCASTS} broadcasts from ${FAN_OUT_DRIVERS} sockets)`);
+  const barePort = await freePort();
+  const bare = await startProcess('bench/ws-broadcast.ts', { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
+  let bareResult;
+  try {
+    bareResult = await measureServer('bare ws broadcast', bare, () => `ws://127.0.0.1:${barePort}/ws/`, Array.from({ length: FAN_OUT_CLIENTS }, (_, i) => i), 0, 1);
+  } finally {
+    await stop(bare);
+  }
+
+  const adminUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const benchDb = 'fanstage_bench_ws';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${benchDb} with (force)`);
+  await admin.query(`create database ${benchDb}`);
+  await admin.end();
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${benchDb}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'fanstage-bench-'));
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    const apiPort = await freePort();
+    const api = await startProcess(
+      'server/src/main.ts',
+      { PORT: String(apiPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret },
+      `http://127.0.0.1:${apiPort}/papi/settings`,
+    );
+    try {
+      const { creatorId, fanIds, postId } = await seedFollowers(dbUrl.toString());
+      // Access tokens signed with the server's key, as a login would issue them (a login per fan would time argon2).
+      const key = new TextEncoder().encode(secret);
+      const tokens = new Map<number, string>();
+      for (const id of [creatorId, ...fanIds]) {
+        const now = Date.now() / 1000;
+        tokens.set(id, await new SignJWT({ userId: id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(Math.floor(now) + 900).sign(key));
+      }
+      const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', api, (id) => `ws://127.0.0.1:${apiPort}/ws/?token=${tokens.get(id)}`, fanIds, creatorId, postId);
+      console.log(ratioLine('fan-out / bare ws', ours.deliveriesPerSecond / bareResult.deliveriesPerSecond, budgets.fanOutRatio, 'fan-out ratio'));
+      console.log(
+        `  ${'idle connection (ours)'.padEnd(44)} ${(ours.bytesPerConnection / 1024).toFixed(1).padStart(7)} KB      budget ≤ ${budgets.idleConnectionBytes / 1024} KB  ${check('idle connection bytes', Math.round(ours.bytesPerConnection), budgets.idleConnectionBytes)}`,
+      );
+    } finally {
+      await stop(api);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${benchDb} with (force)`);
+    await cleanup.end();
   }
 }
 
