@@ -32,3 +32,8 @@ export * from './PriceDetail';
 export * from './Badges';
 export * from './SubscriptionPurchase';
 export * from './UnlockMediaPopup';
+export * from './ChatConversation';
+export * from './ChatComposer';
+export * from './ConversationList';
+export * from './ChatPriceBadge';
+export * from './ChatPanel';

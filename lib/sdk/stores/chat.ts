@@ -964,7 +964,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         archived: false,
         unreadCount: incoming && !read ? c.unreadCount + 1 : c.unreadCount,
       }));
-      if (query.peek().trim() === '' || order.peek().includes(partner)) toTop(partner);
+      // A list not loaded yet takes the order of its first page; a search keeps its matches only.
+      if (order.peek().includes(partner) || (query.peek().trim() === '' && listStatus.peek() !== 'idle')) toTop(partner);
     });
   }
 

@@ -28,8 +28,8 @@ export function UnlockMediaPopup(props: UnlockMediaPopupProps) {
   const renderTopUp = props.renderTopUp ?? renderTopUpDialog;
   if (state.phase === 'topUp') return <>{renderTopUp(state.toppedUp)}</>;
 
-  if (state.phase === 'subscribe' && state.post) {
-    return <SubscriptionPurchase userId={state.post.user.id} {...props.subscription} renderTopUp={renderTopUp} onSubscribed={() => void state.subscribed()} onClose={onClose} />;
+  if (state.phase === 'subscribe' && state.ownerId !== null) {
+    return <SubscriptionPurchase userId={state.ownerId} {...props.subscription} renderTopUp={renderTopUp} onSubscribed={() => void state.subscribed()} onClose={onClose} />;
   }
 
   const title = state.needsAgreement && (state.phase === 'offer' || state.phase === 'agreement') ? t('unlock.agreementTitle') : t('unlock.title');
@@ -37,7 +37,7 @@ export function UnlockMediaPopup(props: UnlockMediaPopupProps) {
   return (
     <MoneyDialog title={title} onClose={onClose} role={state.needsAgreement && state.phase !== 'unlocked' ? 'alertdialog' : 'dialog'}>
       {state.media === null || !state.priceReady ? (
-        state.post === null || !state.priceReady ? (
+        !state.found || !state.priceReady ? (
           <p role="status">{t('unlock.loading')}</p>
         ) : (
           <p role="alert" className={styles.warning}>
@@ -114,7 +114,7 @@ function Body({ state, onClose }: { state: ReturnType<typeof useUnlockMedia>; on
       }
       return (
         <>
-          <p className={styles.muted}>{t('unlock.by', { name: state.author })}</p>
+          <p className={styles.muted}>{state.byline}</p>
           <p className={styles.price} data-testid="unlock-price">
             {state.price}
           </p>

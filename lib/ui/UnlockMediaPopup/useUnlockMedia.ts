@@ -17,10 +17,28 @@ export const GONE_WARNING_MS = 3000;
  */
 export type UnlockPhase = 'offer' | 'agreement' | 'working' | 'priceChanged' | 'topUp' | 'subscribe' | 'unlocked' | 'gone';
 
+/**
+ * A media outside any post, e.g. a locked chat media: what it is, whose, and how the holder of
+ * it learns the outcome (its list is not the posts cache).
+ */
+export interface UnlockSource {
+  media: MediaView | null;
+  /** The owner's id (the subscription offer) and the line naming them ("From Lucy"). */
+  ownerId: number;
+  byline: string;
+  offersSubscriptions: boolean;
+  /** The unlock went through: the holder shows the original with this key. */
+  applyUnlock: (mediaId: number, mediaUnlockHash: string) => void;
+  /** The server refused the price shown: the holder keeps the price that holds now. */
+  applyPrice: (mediaId: number, mediaPrice: number) => void;
+}
+
 export interface UseUnlockMediaOptions {
-  postId: number;
+  /** The post whose media to unlock; or `source` for a media of another kind. */
+  postId?: number;
   /** Which media of the post; the first by default. */
   mediaIndex?: number;
+  source?: UnlockSource;
   onClose: () => void;
   /** After the media was unlocked (the posts cache already shows it). */
   onUnlocked?: (media: { mediaId: number; mediaUnlockHash: string }) => void;
@@ -32,10 +50,10 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
   useSignals();
   const fanstage = useFanstage();
   const { t } = useTranslation();
-  const { postId, mediaIndex = 0 } = options;
-  const entry = useMemo(() => fanstage.posts.get(postId), [fanstage, postId]);
-  const post: Post | null = entry.post.value;
-  const media: MediaView | null = post?.media[mediaIndex] ?? null;
+  const { postId, mediaIndex = 0, source } = options;
+  const entry = useMemo(() => (postId === undefined ? null : fanstage.posts.get(postId)), [fanstage, postId]);
+  const post: Post | null = entry?.post.value ?? null;
+  const media: MediaView | null = source ? source.media : (post?.media[mediaIndex] ?? null);
   const account = fanstage.session.account.value;
   const knownSalt = fanstage.settings.settings.value?.salt;
   const salt = knownSalt ?? SALT_UNIT;
@@ -84,7 +102,8 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
       setError(null);
       try {
         const result = await fanstage.wallet.unlock({ mediaId: media.mediaId, mediaPrice: price });
-        fanstage.posts.applyUnlock(media.mediaId, result.mediaUnlockHash);
+        if (source) source.applyUnlock(media.mediaId, result.mediaUnlockHash);
+        else fanstage.posts.applyUnlock(media.mediaId, result.mediaUnlockHash);
         if (!live.current) return;
         setPhase('unlocked');
         optionsRef.current.onUnlocked?.({ mediaId: media.mediaId, mediaUnlockHash: result.mediaUnlockHash });
@@ -104,8 +123,11 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
             setPhase('gone');
             return;
           case 'price-changed': {
-            // The post is asked for again: its media carries the price that holds now.
-            await fanstage.posts.load(postId).catch(() => undefined);
+            const body = isSdkError(cause) ? (cause.body as { price?: unknown } | undefined) : undefined;
+            // The answer carries the price that holds now; a post is asked for again instead.
+            if (source) {
+              if (typeof body?.price === 'number') source.applyPrice(media.mediaId, body.price);
+            } else if (postId !== undefined) await fanstage.posts.load(postId).catch(() => undefined);
             if (!live.current) return;
             setPhase('priceChanged');
             return;
@@ -116,7 +138,7 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
         }
       }
     },
-    [fanstage, media, postId, t],
+    [fanstage, media, postId, source, t],
   );
 
   /** The fan chose to unlock at the price shown. */
@@ -166,16 +188,22 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
 
   /** After a subscription: the creator's posts open, so the post is asked for again with its keys. */
   async function subscribed() {
-    await fanstage.posts.load(postId).catch(() => undefined);
+    if (postId !== undefined) await fanstage.posts.load(postId).catch(() => undefined);
   }
 
   const author = post ? post.user.displayName.trim() || post.user.username : '';
-  const creatorOffers = post !== null && !post.isMy && post.user.offersSubscriptions;
+  const creatorOffers = source ? source.offersSubscriptions && !(media?.mediaIsOwner ?? false) : post !== null && !post.isMy && post.user.offersSubscriptions;
   const price = shownPrice ?? media?.mediaPrice ?? 0;
 
   return {
     post,
     media,
+    /** Whether what holds the media has arrived (the post, or the given source). */
+    found: source !== undefined || post !== null,
+    /** The media's owner, for 'Subscribe'. */
+    ownerId: source ? source.ownerId : (post?.user.id ?? null),
+    /** Who the media is by, as a line of the offer. */
+    byline: source ? source.byline : t('unlock.by', { name: author }),
     /** False until the platform's salt is known: no price is shown before it is the real one. */
     priceReady: knownSalt !== undefined,
     author,

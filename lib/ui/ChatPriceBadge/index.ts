@@ -1,0 +1,4 @@
+export { ChatPriceBadge, ChatPriceBadgeView } from './ChatPriceBadge';
+export type { ChatPriceBadgeProps } from './ChatPriceBadge';
+export { useChatPriceBadge } from './useChatPriceBadge';
+export type { ChatPriceBadgeState } from './useChatPriceBadge';
