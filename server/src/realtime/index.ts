@@ -138,7 +138,8 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
 
   const bus: Bus | null = config.redisUrl === undefined ? null : createRedisBus(config.redisUrl, nodeId, log, (event) => applyLocally(event));
 
-  function send(connection: Connection, message: ServerMessage): void {
+  /** Sends one message, or its JSON when the caller serialised it once for many sockets. */
+  function send(connection: Connection, message: ServerMessage | string): void {
     const { socket } = connection;
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > maxBuffered) {
@@ -146,14 +147,17 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       socket.close(CloseCodes.tryAgainLater, 'slow consumer');
       return;
     }
-    socket.send(JSON.stringify(message));
+    socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
   function deliverLocally(userIds: readonly number[], message: ServerMessage, except?: string): void {
+    // A post announced to thousands of followers is serialised once, not once per socket.
+    let frame: string | undefined;
     for (const userId of userIds) {
       const connections = byUser.get(userId);
       if (connections === undefined) continue;
-      for (const connection of connections) if (connection.key !== except) send(connection, message);
+      frame ??= JSON.stringify(message);
+      for (const connection of connections) if (connection.key !== except) send(connection, frame);
     }
   }
 
