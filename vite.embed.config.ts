@@ -46,6 +46,14 @@ export const widgetNamespaces = [
   'time',
   'wallet',
   'tip',
+  // <fanstage-chat>: the chat, its connection notices, and what a message may open (unlock,
+  // subscribe, top-up, prices, upload errors).
+  'chat',
+  'realtime',
+  'unlock',
+  'subscription',
+  'priceDetail',
+  'upload',
 ] as const;
 
 const localeFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/](en|cs)\.json$/;

@@ -2,6 +2,7 @@ import { profileCardElement, profileCardTag } from './profile-card';
 import { feedElement, feedTag } from './feed';
 import { walletElement, walletTag } from './wallet';
 import { tipButtonElement, tipButtonTag } from './tip-button';
+import { chatElement, chatTag } from './chat';
 import { setDefaultApiBase } from './shared';
 
 export { profileCardElement, profileCardTag } from './profile-card';
@@ -12,6 +13,8 @@ export { walletElement, walletTag } from './wallet';
 export type { WalletElementProps } from './wallet';
 export { tipButtonElement, tipButtonTag } from './tip-button';
 export type { TipButtonElementProps } from './tip-button';
+export { chatElement, chatTag } from './chat';
+export type { ChatElementProps, ChatRealtimeFailure } from './chat';
 export { version } from '../lib/sdk/version';
 export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } from './global';
 
@@ -21,6 +24,7 @@ export const elements = {
   [feedTag]: feedElement,
   [walletTag]: walletElement,
   [tipButtonTag]: tipButtonElement,
+  [chatTag]: chatElement,
 } as const;
 
 export type ElementTag = keyof typeof elements;

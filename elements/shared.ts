@@ -42,6 +42,8 @@ export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
       baseUrl: apiBase,
       language,
       session: { mode: 'body', storageKey: `fanstage.refreshToken ${apiBase || 'self'}`, ...(storage ? { storage } : {}) },
+      // A widget never reloads its host page: it reconnects slowly and, in the end, gives up and says so.
+      socket: { mode: 'widget' },
     });
     shared.set(apiBase, fanstage);
     // A fan who signed in before a reload of this tab is still signed in.

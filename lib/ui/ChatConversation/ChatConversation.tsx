@@ -81,24 +81,37 @@ export function ChatConversationView(props: ViewProps) {
 
   return (
     <section className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} aria-labelledby={titleId} lang={lang} data-testid="chat-conversation">
-      <header className={props.showHeader === false ? styles.visuallyHidden : styles.head}>
-        {props.avatar ? (
-          <img className={styles.avatar} src={props.avatar} alt="" width={40} height={40} />
-        ) : (
-          <span className={styles.avatar} aria-hidden="true">
-            {props.initial}
-          </span>
-        )}
-        <div className={styles.who}>
-          <Heading id={titleId} className={styles.name}>
-            {props.profileHref && props.name ? <a href={props.profileHref}>{props.name}</a> : props.name || t('chat.title')}
+      {props.showHeader === false ? (
+        // The page shows the partner's name itself: the heading stays for screen readers, and
+        // what the partner is doing still shows.
+        <div className={styles.bare}>
+          <Heading id={titleId} className={styles.visuallyHidden}>
+            {props.name || t('chat.title')}
           </Heading>
           <p className={styles.activity} aria-live="polite">
             {props.activityText}
           </p>
         </div>
-        {props.headerExtra ? <div className={styles.extra}>{props.headerExtra}</div> : null}
-      </header>
+      ) : (
+        <header className={styles.head}>
+          {props.avatar ? (
+            <img className={styles.avatar} src={props.avatar} alt="" width={40} height={40} />
+          ) : (
+            <span className={styles.avatar} aria-hidden="true">
+              {props.initial}
+            </span>
+          )}
+          <div className={styles.who}>
+            <Heading id={titleId} className={styles.name}>
+              {props.profileHref && props.name ? <a href={props.profileHref}>{props.name}</a> : props.name || t('chat.title')}
+            </Heading>
+            <p className={styles.activity} aria-live="polite">
+              {props.activityText}
+            </p>
+          </div>
+          {props.headerExtra ? <div className={styles.extra}>{props.headerExtra}</div> : null}
+        </header>
+      )}
       {props.connection.text ? (
         <p className={styles.connection} role="status">
           {props.connection.text}

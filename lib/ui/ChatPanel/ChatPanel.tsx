@@ -24,6 +24,11 @@ export interface ChatPanelProps {
   paymentMode?: 'popup' | 'redirect';
   /** The open conversation's heading level (default 2). */
   headingLevel?: 2 | 3;
+  /**
+   * The open conversation's own header with the partner's name and the price badge (default
+   * true); a page that shows both in its own header leaves it out.
+   */
+  conversationHeader?: boolean;
   className?: string;
 }
 
@@ -31,7 +36,7 @@ export interface ChatPanelProps {
  * The chat (SPEC §2 ChatList and ChatOpened): conversations beside the open one from 870 px
  * on; on phones the list, or the open conversation with a way back.
  */
-export function ChatPanel({ user, hrefFor, profileHref, listHref, onClick, paymentMode, headingLevel, className }: ChatPanelProps) {
+export function ChatPanel({ user, hrefFor, profileHref, listHref, onClick, paymentMode, headingLevel, conversationHeader = true, className }: ChatPanelProps) {
   const { t, i18n } = useTranslation();
   const partner = useChatPartner(user);
   const open = user !== undefined && user !== null && user !== '';
@@ -56,6 +61,7 @@ export function ChatPanel({ user, hrefFor, profileHref, listHref, onClick, payme
           <ChatConversation
             key={partner.userId}
             userId={partner.userId}
+            showHeader={conversationHeader}
             headerExtra={<ChatPriceBadge userId={partner.userId} />}
             {...(profileHref && partner.profile ? { profileHref: profileHref(partner.profile.username) } : {})}
             {...(paymentMode ? { paymentMode } : {})}
