@@ -14,6 +14,7 @@ import { LogoutConfirm } from './overlays/LogoutConfirm';
 import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { ChangedTerms } from './overlays/ChangedTerms';
 import { PostMoneyProvider } from './overlays/PostMoney';
+import { RealtimeNotice } from './layout/RealtimeNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -43,6 +44,8 @@ const GopayReturn = lazyScreen(() => import('./routes/GopayReturn'));
 const SettingsSubscription = lazyScreen(() => import('./routes/SettingsSubscription'));
 const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
 const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
+const ChatList = lazyScreen(() => import('./routes/ChatList'));
+const ChatOpened = lazyScreen(() => import('./routes/ChatOpened'));
 
 export function App() {
   const { t } = useTranslation();
@@ -102,6 +105,8 @@ export function App() {
                   <Route path="/post/:postid/comments">{(params) => <Post postid={params.postid} comments />}</Route>
                   <Route path="/post/:postid/:commentid">{(params) => <Post postid={params.postid} commentid={params.commentid} />}</Route>
                   <Route path="/post/:postid">{(params) => <Post postid={params.postid} />}</Route>
+                  <Route path="/chat-list" component={ChatList} />
+                  <Route path="/chat/:user">{(params) => <ChatOpened user={params.user} />}</Route>
                   <Route path="/new-post" component={NewPost} />
                   <Route path="/update-post/:postid">{(params) => <UpdatePost postid={params.postid} />}</Route>
                   <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
@@ -114,6 +119,7 @@ export function App() {
         <Footer />
       </div>
       <BottomNav />
+      <RealtimeNotice />
       <LoginPrompt />
       <LogoutConfirm />
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}

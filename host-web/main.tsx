@@ -8,7 +8,7 @@ import '../lib/ui/theme/tokens.css';
 import './styles.css';
 import { navigate } from 'wouter/use-browser-location';
 import { initialLanguage } from './language';
-import { startSession } from './session';
+import { keepRealtimeConnected, startSession } from './session';
 import { SiteProvider, useSite } from './site';
 import { App } from './App';
 import type { ReactNode } from 'react';
@@ -28,6 +28,7 @@ const fanstage = createFanstage({
   },
 });
 const sessionReady = startSession(fanstage);
+keepRealtimeConnected(fanstage);
 const i18n = createI18n(language);
 document.documentElement.lang = language;
 

@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals-core';
 import type { Fanstage } from '../lib/sdk';
 
 /** SPEC §2: a token handed over by another page of the platform, read once at start. */
@@ -32,4 +33,17 @@ export async function startSession(fanstage: Fanstage): Promise<boolean> {
     }
   }
   return fanstage.session.restore();
+}
+
+/**
+ * Keeps the websocket open while someone is logged in (badges, balances and the chat live on
+ * it): it connects at login, and a logout closes it (createFanstage does). A connection that
+ * gave up is left alone: the site reloads itself before that (socket.ts). Returns the stop.
+ */
+export function keepRealtimeConnected(fanstage: Fanstage): () => void {
+  return effect(() => {
+    if (!fanstage.session.isLoggedIn.value) return;
+    const state = fanstage.socket.connectedState.peek();
+    if (state === 'idle' || state === 'closed') fanstage.socket.connect();
+  });
 }

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
@@ -5,9 +6,14 @@ import { getPreviousLocation, isTabScreen } from '../navigation';
 import { HamburgerMenu } from './HamburgerMenu';
 import { HeaderSearch } from './HeaderSearch';
 import { HeaderEarnings } from './HeaderEarnings';
+import { chatPartnerOf } from './chatPartner';
+import { lazyPart } from './lazyPart';
 import { GenderFilter, hasGenderFilter } from '../components/GenderFilter';
 import { Icon, LogoMark } from './icons';
 import styles from './Header.module.css';
+
+// Only an opened chat shows the price badge: it comes with that screen, not with the shell.
+const HeaderChatPrice = lazyPart<{ user: string }>(() => import('./HeaderChatPrice').then((m) => ({ default: m.HeaderChatPrice })));
 
 export function Header() {
   const { t } = useTranslation();
@@ -15,6 +21,7 @@ export function Header() {
   const { title: pageTitle, loggedIn } = useSite();
   const title = pageTitle?.inHeader ? pageTitle.text : null;
   const showBack = !isTabScreen(location);
+  const chatPartner = loggedIn ? chatPartnerOf(location) : null;
 
   return (
     <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
@@ -27,6 +34,11 @@ export function Header() {
         {title ? <div className={styles.title}>{title}</div> : <span className={styles.spacer} />}
         <div className={styles.actions}>
           {location === '/timeline' ? <HeaderEarnings /> : null}
+          {chatPartner ? (
+            <Suspense fallback={null}>
+              <HeaderChatPrice user={chatPartner} />
+            </Suspense>
+          ) : null}
           <HeaderSearch />
           {hasGenderFilter(location) ? <GenderFilter /> : null}
           {loggedIn ? null : <HamburgerMenu />}

@@ -1,11 +1,16 @@
+import { Suspense } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { TabItems } from './TabItems';
 import { EarningsAside } from './EarningsAside';
+import { lazyPart } from './lazyPart';
 import { Icon, LogoMark } from './icons';
 import { MediaPickerButton } from '../components/MediaPickerButton';
 import styles from './SideNav.module.css';
+
+// The chat aside is for logged-in people on the web layout: it is fetched after the first paint.
+const ChatAside = lazyPart<Record<string, never>>(() => import('./ChatAside').then((m) => ({ default: m.ChatAside })));
 
 /** The web layout's navigation (≥ 1280 px); CSS hides it below, where BottomNav shows. */
 export function SideNav() {
@@ -34,6 +39,9 @@ export function SideNav() {
         </button>
       )}
       <EarningsAside />
+      <Suspense fallback={null}>
+        <ChatAside />
+      </Suspense>
     </div>
   );
 }

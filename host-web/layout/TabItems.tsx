@@ -5,6 +5,7 @@ import { activeTab, tabs, type Tab } from '../navigation';
 import { Icon } from './icons';
 import { NotificationBadge } from './NotificationBadge';
 import { EarningsTabBadge } from './EarningsTabBadge';
+import { ChatTabBadge } from './ChatTabBadge';
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
 export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout', string>>>;
@@ -72,6 +73,10 @@ function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasse
         <EarningsTabBadge>
           <Icon name={tab.icon} className={classes.icon} />
         </EarningsTabBadge>
+      ) : tab.id === 'chat' ? (
+        <ChatTabBadge>
+          <Icon name={tab.icon} className={classes.icon} />
+        </ChatTabBadge>
       ) : (
         <Icon name={tab.icon} className={classes.icon} />
       )}

@@ -1,0 +1,19 @@
+import { lazy, type ComponentType } from 'react';
+
+function Nothing() {
+  return null;
+}
+
+/**
+ * A part of the shell in its own chunk, fetched when first shown. Unlike a screen, a part that
+ * cannot be loaded (offline, a deploy removed the old file) simply stays away: the page it sits
+ * on still works.
+ */
+export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return lazy(() =>
+    load().catch((error: unknown) => {
+      console.error('A part of the page could not be loaded', error);
+      return { default: Nothing as ComponentType<P> };
+    }),
+  );
+}
