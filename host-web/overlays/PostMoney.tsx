@@ -15,6 +15,8 @@ export interface PostMoneyActions {
   onUnlock: (post: Post, mediaIndex: number) => void;
   /** PostCard's `onGift`: the gift picker. */
   onGift: (post: Post) => void;
+  /** PostCard's `onChat`: the chat with the post's author (the card asks visitors to log in first). */
+  onChat: (post: Post) => void;
 }
 
 const PostMoneyContext = createContext<PostMoneyActions | null>(null);
@@ -27,6 +29,7 @@ const PostMoneyContext = createContext<PostMoneyActions | null>(null);
 export function PostMoneyProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<Open>(null);
   const { loggedIn, openLoginPrompt } = useSite();
+  const [, navigate] = useLocation();
   const actions = useMemo<PostMoneyActions>(
     () => ({
       onUnlock: (post, mediaIndex) => {
@@ -43,8 +46,9 @@ export function PostMoneyProvider({ children }: { children: ReactNode }) {
         }
         setOpen({ kind: 'gift', postId: post.id });
       },
+      onChat: (post) => navigate(`/chat/${encodeURIComponent(post.user.username)}`),
     }),
-    [loggedIn, openLoginPrompt],
+    [loggedIn, openLoginPrompt, navigate],
   );
   const close = useCallback(() => setOpen(null), []);
   const [location] = useLocation();

@@ -97,6 +97,15 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   return (
     <div className={styles.actions} data-testid="profile-actions">
       {blocked ? null : <FollowButton userId={profile.id} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
+      {blocked ? null : loggedIn ? (
+        <Link href={`/chat/${encodeURIComponent(profile.username)}`} className={styles.secondary} data-testid="profile-chat">
+          {t('siteChat.message')}
+        </Link>
+      ) : (
+        <button type="button" className={styles.secondary} aria-haspopup="dialog" onClick={openLoginPrompt}>
+          {t('siteChat.message')}
+        </button>
+      )}
       <div ref={moreBox} className={styles.more}>
         <button
           ref={menuButton}

@@ -105,7 +105,10 @@ export function ChatComposerView(props: ChatComposerState & { className?: string
           onKeyDown={props.onKeyDown}
         />
         <button type="submit" className={styles.send} disabled={!props.canSend}>
-          {t('chat.composer.send')}
+          <svg className={styles.sendIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2Z" />
+          </svg>
+          <span className={styles.sendLabel}>{t('chat.composer.send')}</span>
         </button>
       </div>
       <p id={hintId} className={styles.visuallyHidden}>

@@ -31,7 +31,7 @@ export function ChatPriceBadgeView(props: ChatPriceBadgeState & { className?: st
   if (props.mode === 'price') {
     return (
       <span className={['fs-root', styles.badge, props.className].filter(Boolean).join(' ')} lang={lang} title={props.label} data-testid="chat-price-badge">
-        <span aria-hidden="true">{props.text}</span>
+        <Texts long={props.text} short={props.shortText} />
         <span className={styles.visuallyHidden}>{props.label}</span>
       </span>
     );
@@ -39,7 +39,7 @@ export function ChatPriceBadgeView(props: ChatPriceBadgeState & { className?: st
   return (
     <span className={['fs-root', styles.wrap, props.className].filter(Boolean).join(' ')} lang={lang}>
       <button type="button" className={`${styles.badge} ${styles.button}`} aria-haspopup="dialog" onClick={() => props.setOpen(true)} aria-label={props.label} title={props.label} data-testid="chat-price-badge" aria-describedby={props.saved ? savedId : undefined}>
-        {props.text}
+        <Texts long={props.text} short={props.shortText} />
       </button>
       <span id={savedId} className={styles.visuallyHidden} role="status">
         {props.saved}
@@ -62,5 +62,19 @@ export function ChatPriceBadgeView(props: ChatPriceBadgeState & { className?: st
         </MoneyDialog>
       ) : null}
     </span>
+  );
+}
+
+/** The full text from 870 px, the price alone on phones, where the header is narrow. */
+function Texts({ long, short }: { long: string; short: string }) {
+  return (
+    <>
+      <span className={styles.long} aria-hidden="true">
+        {long}
+      </span>
+      <span className={styles.short} aria-hidden="true">
+        {short}
+      </span>
+    </>
   );
 }

@@ -9,6 +9,8 @@ export interface ChatPriceBadgeState {
   mode: 'price' | 'seller' | null;
   /** "$0.16 / message" or "Free messages". */
   text: string;
+  /** The same for a phone's header: "$0.16" or "Free". */
+  shortText: string;
   /** The full sentence for screen readers and the tooltip. */
   label: string;
   partnerName: string;
@@ -71,6 +73,7 @@ export function useChatPriceBadge({ userId }: { userId: number }): ChatPriceBadg
   return {
     mode,
     text: shown === 0 ? t('chat.price.free') : t('chat.price.perMessage', { price: priceText }),
+    shortText: priceText,
     label: mode === 'seller' ? t('chat.price.sellerLabel', { name: partnerName, price: priceText }) : shown === 0 ? t('chat.price.freeLabel') : t('chat.price.label', { price: priceText }),
     partnerName,
     price: sellerPrice,
