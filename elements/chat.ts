@@ -61,6 +61,8 @@ const css = [
   verifyEmailCss,
   ':host { height: 32rem; }',
   '.fs-chat-signin { display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 0.75rem; height: 100%; padding: var(--_fs-space); text-align: center; background: var(--_fs-color-surface); }',
+  '.fs-chat-signin-button { min-height: 2.75rem; padding: 0 1.1rem; font: inherit; font-weight: var(--_fs-font-weight-bold); color: var(--_fs-color-on-accent); background: var(--_fs-color-accent); border: 0; border-radius: 999px; cursor: pointer; }',
+  '.fs-chat-signin-button:focus-visible { outline: 3px solid var(--_fs-color-focus); outline-offset: 2px; }',
 ].join('\n');
 
 function SignIn({ name, onSignIn }: { name: string; onSignIn: () => Promise<boolean> }) {
@@ -73,7 +75,7 @@ function SignIn({ name, onSignIn }: { name: string; onSignIn: () => Promise<bool
       'button',
       {
         type: 'button',
-        className: composerStyles.send,
+        className: 'fs-chat-signin-button',
         onClick: () => {
           setFailed(false);
           onSignIn().catch(() => setFailed(true));
