@@ -1,0 +1,128 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { fanPriceCents } from '../../lib/sdk/rules/price';
+import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { apiProfile, viewports } from './support';
+import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { accessToken, balanceOf, creditPackages, payOnCardPage, priceSalt, testCards } from './moneySupport';
+
+/** The creator the fans write to, and her message price: the 13-credit step of SPEC §9. */
+const creatorName = 'lucy.rivers';
+const messagePrice = 13;
+
+/** The conversation's messages on a page, and the one whose text is `text`. */
+function messages(page: Page): Locator {
+  return page.getByTestId('chat-message');
+}
+function message(page: Page, text: string): Locator {
+  return messages(page).filter({ hasText: text });
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(box).toHaveValue('');
+}
+
+/** Buys the smallest credit package with the sandbox's test card, from the wallet in settings. */
+async function buyCredits(fan: Page, token: string): Promise<number> {
+  const pkg = (await creditPackages(fan.request, token)).sort((a, b) => a.cValue - b.cValue)[0]!;
+  await fan.goto('/settings/wallet');
+  const topUp = fan.getByRole('region', { name: 'Buy credits' });
+  await topUp.getByRole('radio', { name: new RegExp(`^${formatMoney(pkg.cValue).replace(/[.$]/g, '\\$&')} in credits`) }).check();
+  await topUp.getByRole('radio', { name: 'A new card' }).check();
+  await topUp.getByRole('button', { name: `Pay ${formatMoney(pkg.gValue)}` }).click();
+  await payOnCardPage(fan, testCards.pays, formatMoney(pkg.gValue));
+  await expect(fan.getByTestId('payment-outcome')).toHaveAttribute('data-outcome', 'paid');
+  await expect.poll(async () => (await balanceOf(fan.request, token)).gBalance).toBe(pkg.cValue);
+  return pkg.cValue;
+}
+
+test('a fan pays to message a creator, who sees it at once; reactions and read receipts show on both sides; a fan without credit is refused and not charged', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const creatorContext = await browser.newContext({ viewport: viewports.web });
+  const fanContext = await browser.newContext({ viewport: viewports.web });
+  const brokeContext = await browser.newContext({ viewport: viewports.phone });
+  const creator = await creatorContext.newPage();
+  const fan = await fanContext.newPage();
+  const broke = await brokeContext.newPage();
+
+  const creatorEmail = await logInDemoCreator(creator, creatorName);
+  const creatorToken = await accessToken(creator.request, creatorEmail);
+  // Her price for a message is the 13-credit step (what she earns; a fan pays it with the salt).
+  const priced = await creator.request.put('/api/users/me', { headers: { authorization: `Bearer ${creatorToken}` }, data: { messagePrice } });
+  expect(((await priced.json()) as { statusCode: number }).statusCode).toBeGreaterThan(0);
+  const lucy = await apiProfile(fan.request, creatorName);
+  expect(lucy.messagePrice).toBe(messagePrice);
+  const salt = await priceSalt(fan.request);
+  const fanPays = fanPriceCents(messagePrice, salt);
+
+  const fanEmail = await signUpVerifiedFan(fan, 'chatfan');
+  const fanToken = await accessToken(fan.request, fanEmail);
+  await buyCredits(fan, fanToken);
+
+  // The creator has her chat list open, as she would while working.
+  await creator.goto('/chat-list');
+  await expect(creator.getByRole('list', { name: 'Conversations' })).toBeVisible();
+
+  const fanBefore = await balanceOf(fan.request, fanToken);
+  const creatorBefore = await balanceOf(creator.request, creatorToken);
+
+  // 1. The fan writes; the header shows what a message costs.
+  await fan.goto(`/chat/${creatorName}`);
+  await expect(fan.getByTestId('chat-conversation')).toBeVisible();
+  const text = `Hello Lucy, loved the Lisbon roll ${Date.now()}`;
+  await send(fan, text);
+  await expect(message(fan, text)).toHaveAttribute('data-state', /sent|read/);
+
+  // 2. The creator sees it at once, without reloading: in her list, then in the conversation.
+  const entry = creator.getByRole('link', { name: /Chat with/ }).filter({ hasText: text });
+  await expect(entry).toBeVisible();
+  await entry.click();
+  await expect(message(creator, text)).toBeVisible();
+
+  // 3. The money moved once: the fan paid the salted price, the creator earned her price.
+  await expect.poll(async () => (await balanceOf(fan.request, fanToken)).gBalance).toBe(fanBefore.gBalance - fanPays);
+  await expect.poll(async () => (await balanceOf(creator.request, creatorToken)).cBalance).toBe(creatorBefore.cBalance + messagePrice);
+
+  // 4. Opening the conversation read it: the fan's message turns to the double check.
+  await expect(message(fan, text)).toHaveAttribute('data-state', 'read');
+  await expect(message(fan, text).getByRole('img', { name: 'Read' })).toBeVisible();
+
+  // 5. She reacts; the fan sees the reaction on the message.
+  const theirs = message(creator, text);
+  await theirs.getByRole('button', { name: 'React to this message' }).click();
+  await theirs.getByRole('group', { name: 'Reactions' }).getByRole('button', { name: 'Love' }).click();
+  await expect(message(creator, text).getByRole('img', { name: /Love/ })).toBeVisible();
+  await expect(message(fan, text).getByRole('img', { name: /Love/ })).toBeVisible();
+
+  // 6. She answers for free; the fan reads it and she sees her answer read.
+  const answer = `Thank you! More rolls on Friday ${Date.now()}`;
+  await send(creator, answer);
+  await expect(message(fan, answer)).toBeVisible();
+  await expect(message(creator, answer)).toHaveAttribute('data-state', 'read');
+  expect((await balanceOf(fan.request, fanToken)).gBalance).toBe(fanBefore.gBalance - fanPays);
+
+  // 7. A fan with no credit: the spec's no_credit state, nothing charged, nothing delivered.
+  const brokeEmail = await signUpVerifiedFan(broke, 'brokefan');
+  const brokeToken = await accessToken(broke.request, brokeEmail);
+  const creatorMid = await balanceOf(creator.request, creatorToken);
+  await broke.goto(`/chat/${creatorName}`);
+  const plea = `Can I see more? ${Date.now()}`;
+  await send(broke, plea);
+  const refused = message(broke, plea);
+  await expect(refused).toHaveAttribute('data-state', 'failed');
+  await expect(refused.getByRole('alert')).toContainText('Not delivered: you do not have enough credits.');
+  await expect(refused.getByRole('button', { name: 'Buy credits' })).toBeVisible();
+  expect((await balanceOf(broke.request, brokeToken)).gBalance).toBe(0);
+  expect((await balanceOf(creator.request, creatorToken)).cBalance).toBe(creatorMid.cBalance);
+  await creator.goto('/chat-list');
+  await expect(creator.getByRole('list', { name: 'Conversations' })).toBeVisible();
+  await expect(creator.getByText(plea)).toHaveCount(0);
+
+  // The fan's own chat list shows the conversation with her answer last.
+  await fan.goto('/chat-list');
+  await expect(fan.getByRole('list', { name: 'Conversations' }).getByText(answer)).toBeVisible();
+
+  await Promise.all([creatorContext.close(), fanContext.close(), brokeContext.close()]);
+});
