@@ -11,6 +11,8 @@ export type MediaPurpose = Static<typeof MediaPurpose>;
  * A media as a viewer sees it (SPEC §3 Media). Locked when `mediaPrice > 0` and
  * `mediaUnlockHash` is null: then only the `blur` (and `og`) variants load, and the original
  * answers 403 without a valid unlock key. Owners and fans who unlocked it get the key.
+ * A voice note (`voice`, chat only, served as AAC in M4A) has no variants: locked, only its
+ * `mediaDuration` shows.
  */
 export const MediaView = Type.Object(
   {

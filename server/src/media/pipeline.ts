@@ -10,14 +10,16 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import type { MediaPurpose, UploadProblem } from '../../../lib/contract/media';
 import type { AppContext } from '../context';
 import { media, type MediaRow } from '../db/schema';
+import { mediaTypeAllowedFor, mediaTypeOfProbe, type ProbedStreams } from '../features/media/domain';
 import { mediaKey } from './images';
 import type { MediaStorage } from './storage';
 
 /**
- * The media pipeline: an uploaded picture or video becomes a media row and its served
- * files. Nothing of the upload is served as it came: pictures are decoded and re-encoded
- * (which leaves EXIF — location included — behind), videos are remuxed without their
- * metadata. Every served file lives under `mediaKey(hash, format, variant)`.
+ * The media pipeline: an uploaded picture, video or voice note becomes a media row and its
+ * served files. Nothing of the upload is served as it came: pictures are decoded and
+ * re-encoded (which leaves EXIF — location included — behind), videos are remuxed without
+ * their metadata, voice notes are re-encoded to one format without theirs. Every served
+ * file lives under `mediaKey(hash, format, variant)`.
  */
 
 export const mediaLimits = {
@@ -25,7 +27,7 @@ export const mediaLimits = {
   imagePixels: 50_000_000,
   /** SPEC §5/§9: a side under 400 px is low resolution (level 100 is exempt). */
   minSide: 400,
-  /** SPEC §5: videos over 35 minutes are refused. */
+  /** SPEC §5: videos over 35 minutes are refused; voice notes are held to the same. */
   maxVideoSeconds: 2100,
   /** The served original is at most this long a side: enough for any screen, far less to store. */
   originalMaxSide: 2560,
@@ -40,19 +42,30 @@ export const widthVariants = [320, 640, 1280] as const;
  */
 export const imageVariants = ['320', '640', '1280', 'blur', 'og', 'ogb'] as const;
 export const videoVariants = ['poster', 'blur', 'og', 'ogb'] as const;
+/** A voice note is its sound alone: no pictures, so a locked one shows nothing but its length. */
+export const voiceVariants = [] as const;
+
+function variantsOf(mediaType: string): readonly string[] {
+  if (mediaType === 'voice') return voiceVariants;
+  return mediaType === 'video' ? videoVariants : imageVariants;
+}
 
 /** Every storage key of a media: the original and its variants. */
 export function mediaKeys(hash: string, format: string, mediaType: string): string[] {
-  const variants: readonly string[] = mediaType === 'video' ? videoVariants : imageVariants;
   // Posters and previews of a video are pictures, stored as WebP next to the video.
   const variantFormat = mediaType === 'video' ? 'webp' : format;
-  return [mediaKey(hash, format), ...variants.map((variant) => mediaKey(hash, variantFormat, variant))];
+  return [mediaKey(hash, format), ...variantsOf(mediaType).map((variant) => mediaKey(hash, variantFormat, variant))];
 }
 
-/** The storage key behind a served address. Variants of a video are WebP pictures. */
-export function servedKey(hash: string, format: string, mediaType: string, variant: string | undefined, locked: boolean): string {
+/**
+ * The storage key behind a served address, or null when the media has no such variant (a
+ * voice note has none, so its `blur` and `og` are 404, never its sound). Variants of a video
+ * are WebP pictures.
+ */
+export function servedKey(hash: string, format: string, mediaType: string, variant: string | undefined, locked: boolean): string | null {
   if (variant === undefined) return mediaKey(hash, format);
   const stored = variant === 'og' && locked ? 'ogb' : variant;
+  if (mediaType === 'voice' && !variantsOf(mediaType).includes(stored)) return null;
   return mediaKey(hash, mediaType === 'video' ? 'webp' : format, stored);
 }
 
@@ -68,8 +81,10 @@ export function newMediaHash(): string {
   return randomBytes(16).toString('hex');
 }
 
+export type DetectedMediaType = 'image' | 'video' | 'voice';
+
 export interface ProcessedMedia {
-  mediaType: 'image' | 'video';
+  mediaType: DetectedMediaType;
   format: string;
   width: number;
   height: number;
@@ -179,6 +194,9 @@ const localOnly = ['-protocol_whitelist', 'file'];
 
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
+  channels?: number;
+  disposition?: { attached_pic?: number };
   width?: number;
   height?: number;
   tags?: { rotate?: string };
@@ -188,6 +206,23 @@ interface ProbeStream {
 interface Probe {
   format?: { format_name?: string; duration?: string };
   streams?: ProbeStream[];
+}
+
+/** Reads a file's container and streams with ffprobe (local files only); a file it cannot read is `format`. */
+async function probeFile(file: string): Promise<Probe> {
+  try {
+    const out = await run(ffprobePath, ['-v', 'error', ...localOnly, '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: 30_000 });
+    return JSON.parse(out.toString('utf8')) as Probe;
+  } catch {
+    throw new MediaRejection('format');
+  }
+}
+
+function probedStreams(probe: Probe): ProbedStreams {
+  return {
+    formatName: probe.format?.format_name,
+    streams: (probe.streams ?? []).map((s) => ({ codecType: s.codec_type, codecName: s.codec_name, attachedPic: s.disposition?.attached_pic === 1 })),
+  };
 }
 
 /** Video containers by their first bytes: ISO BMFF (`ftyp`: mp4, m4v, mov) and WebM (EBML). */
@@ -215,15 +250,20 @@ async function readHead(file: string, bytes = 64): Promise<Buffer> {
   }
 }
 
-/** What the bytes of an upload are, without decoding them: image, video or null (refused). */
-export async function detectMediaType(file: string): Promise<'image' | 'video' | null> {
+/**
+ * What the bytes of an upload are, without decoding them: image, video, voice or null
+ * (refused). Pictures are told by sharp; videos and sounds by ffprobe (`mediaTypeOfProbe`).
+ */
+export async function detectMediaType(file: string): Promise<DetectedMediaType | null> {
   try {
     const metadata = await sharp(file, { limitInputPixels: false }).metadata();
     if (metadata.format !== undefined && imageFormats.has(metadata.format)) return 'image';
   } catch {
-    // Not a picture sharp knows; maybe a video.
+    // Not a picture sharp knows; maybe a video or a sound.
   }
-  return videoContainerOf(await readHead(file)) === null ? null : 'video';
+  const container = videoContainerOf(await readHead(file));
+  const probe = await probeFile(file).then(probedStreams, () => null);
+  return mediaTypeOfProbe(container, probe);
 }
 
 /**
@@ -234,13 +274,7 @@ export async function detectMediaType(file: string): Promise<'image' | 'video' |
 export async function processVideo(file: string, workDir: string, options: ProcessOptions = {}): Promise<ProcessedMedia> {
   const container = videoContainerOf(await readHead(file));
   if (container === null) throw new MediaRejection('wrong_media_type');
-  let probe: Probe;
-  try {
-    const out = await run(ffprobePath, ['-v', 'error', ...localOnly, '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: 30_000 });
-    probe = JSON.parse(out.toString('utf8')) as Probe;
-  } catch {
-    throw new MediaRejection('format');
-  }
+  const probe = await probeFile(file);
   const video = probe.streams?.find((s) => s.codec_type === 'video');
   const duration = Number(probe.format?.duration);
   if (video?.width === undefined || video.height === undefined || !Number.isFinite(duration) || duration <= 0) throw new MediaRejection('format');
@@ -281,6 +315,68 @@ export async function processVideo(file: string, workDir: string, options: Proce
   return { mediaType: 'video', format: container, width, height, aspectRatio: width / height, dominantColor: upright.dominantColor, duration, files };
 }
 
+/**
+ * Voice notes are served as AAC in M4A (`audio/mp4`): the one pairing every browser plays —
+ * Safari, iOS included, and older WebKit views play no Opus in WebM or Ogg, while Chrome,
+ * Firefox and Edge all play AAC — and phones decode it in hardware. Opus would be smaller
+ * for speech, but a note some fans cannot play is worth less than a few kilobytes.
+ */
+export const voiceFormat = 'm4a';
+
+/** Mono or stereo, 48 kHz, 96 kbit/s: clear speech (and music) at about 0.7 MB a minute. */
+const voiceEncoding = ['-c:a', 'aac', '-b:a', '96k', '-ar', '48000'];
+
+/**
+ * The length of a sound in seconds. Recorders in browsers write WebM without a duration in
+ * its header; then the sound is copied (not decoded, so it is quick) into a Matroska file
+ * that gets one.
+ */
+async function soundSeconds(file: string, demuxer: string, probe: Probe, workDir: string): Promise<number> {
+  const declared = Number(probe.format?.duration);
+  if (Number.isFinite(declared) && declared > 0) return declared;
+  const measured = path.join(workDir, 'measure.mka');
+  try {
+    await run(ffmpegPath, ['-v', 'error', '-y', ...localOnly, '-f', demuxer, '-i', file, '-map', '0:a:0', '-c', 'copy', '-f', 'matroska', measured], { timeoutMs: 60_000 });
+  } catch {
+    throw new MediaRejection('format');
+  }
+  return Number((await probeFile(measured)).format?.duration);
+}
+
+/**
+ * A voice note as media: identified by ffprobe (a sound of a taken codec in a taken container,
+ * no picture stream), measured, and re-encoded to AAC in M4A with nothing of the upload's
+ * metadata (tags, cover art, chapters). A header can lie about the length, so the encoder
+ * stops a second past the limit and the re-encoded file is measured again.
+ */
+export async function processVoice(file: string, workDir: string): Promise<ProcessedMedia> {
+  const probe = await probeFile(file);
+  const probed = probedStreams(probe);
+  if (mediaTypeOfProbe(videoContainerOf(await readHead(file)), probed) !== 'voice') throw new MediaRejection('wrong_media_type');
+  // The demuxer ffprobe named is the only one used, so the bytes cannot be read as another format.
+  const demuxer = probed.formatName!.split(',')[0]!;
+  const seconds = await soundSeconds(file, demuxer, probe, workDir);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new MediaRejection('format');
+  if (seconds > mediaLimits.maxVideoSeconds) throw new MediaRejection('tooLong');
+  const sound = probe.streams?.find((s) => s.codec_type === 'audio');
+  const channels = Math.min(2, Math.max(1, sound?.channels ?? 1));
+  const output = path.join(workDir, `voice.${voiceFormat}`);
+  try {
+    await run(
+      ffmpegPath,
+      ['-v', 'error', '-y', ...localOnly, '-f', demuxer, '-i', file, '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(mediaLimits.maxVideoSeconds + 1),
+        ...voiceEncoding, '-ac', String(channels), '-map_metadata', '-1', '-map_chapters', '-1', '-fflags', '+bitexact', '-movflags', '+faststart', '-f', 'ipod', output],
+      { timeoutMs: 300_000 },
+    );
+  } catch {
+    throw new MediaRejection('format');
+  }
+  const duration = Number((await probeFile(output)).format?.duration);
+  if (!Number.isFinite(duration) || duration <= 0) throw new MediaRejection('format');
+  if (duration > mediaLimits.maxVideoSeconds) throw new MediaRejection('tooLong');
+  return { mediaType: 'voice', format: voiceFormat, width: 0, height: 0, aspectRatio: 1, dominantColor: '#808080', duration, files: [{ file: output, format: voiceFormat }] };
+}
+
 async function storeProcessed(storage: MediaStorage, hash: string, processed: ProcessedMedia): Promise<void> {
   for (const f of processed.files) {
     const key = mediaKey(hash, f.format, f.variant);
@@ -307,7 +403,7 @@ export interface CreateMediaOptions {
 async function createMedia(
   ctx: AppContext,
   ownerId: number,
-  mediaType: 'image' | 'video',
+  mediaType: DetectedMediaType,
   options: CreateMediaOptions,
   process: (workDir: string) => Promise<ProcessedMedia>,
 ): Promise<MediaRow> {
@@ -319,7 +415,7 @@ async function createMedia(
       ownerId,
       kind: options.purpose ?? 'post',
       mediaType,
-      format: mediaType === 'video' ? 'mp4' : 'webp',
+      format: mediaType === 'video' ? 'mp4' : mediaType === 'voice' ? voiceFormat : 'webp',
       width: 0,
       height: 0,
       status: 5,
@@ -368,9 +464,16 @@ export async function createImageMedia(ctx: AppContext, ownerId: number, data: B
   return createMedia(ctx, ownerId, 'image', options, () => processImage(data, options));
 }
 
-/** An uploaded file on local disk (picture or video, read from its bytes) turned into a media. */
+/**
+ * An uploaded file on local disk (picture, video or voice note, read from its bytes) turned
+ * into a media. A voice note for anything but chat is refused as wrong_media_type.
+ */
 export async function createMediaFromFile(ctx: AppContext, ownerId: number, file: string, options: CreateMediaOptions = {}): Promise<MediaRow> {
   const type = await detectMediaType(file);
+  if (type === 'voice') {
+    if (!mediaTypeAllowedFor(type, options.purpose ?? 'post')) return createMedia(ctx, ownerId, 'voice', options, () => Promise.reject(new MediaRejection('wrong_media_type')));
+    return createMedia(ctx, ownerId, 'voice', options, (workDir) => processVoice(file, workDir));
+  }
   // Pictures are decoded from memory: uploads are held to the image size limit.
   if (type === 'image') return createMedia(ctx, ownerId, 'image', options, async () => processImage(await readFile(file), options));
   if (type === 'video') return createMedia(ctx, ownerId, 'video', options, (workDir) => processVideo(file, workDir, options));

@@ -32,6 +32,48 @@ export function needsUnlockKey(price: number, variant: string | undefined): bool
   return price > 0 && variant !== 'blur' && variant !== 'og';
 }
 
+/**
+ * What ffprobe tells of an upload, reduced to what deciding its type needs: the demuxer's
+ * name (`format_name`) and each stream's kind and codec.
+ */
+export interface ProbedStreams {
+  formatName: string | undefined;
+  streams: { codecType: string | undefined; codecName: string | undefined; attachedPic: boolean }[];
+}
+
+/**
+ * Audio containers taken as voice notes, by ffprobe's `format_name`: WebM/Matroska (what
+ * browsers record), Ogg, MP3, MP4/M4A, WAV and raw ADTS AAC. Anything else ffmpeg might
+ * read (playlists, images, text) is not a voice note.
+ */
+export const voiceContainers: ReadonlySet<string> = new Set(['matroska,webm', 'ogg', 'mp3', 'mov,mp4,m4a,3gp,3g2,mj2', 'wav', 'aac']);
+
+/** Audio codecs taken in those containers (PCM of any sample layout, as WAV carries it). */
+export function isVoiceCodec(codec: string | undefined): boolean {
+  return codec !== undefined && (['opus', 'vorbis', 'aac', 'mp3', 'flac'].includes(codec) || /^pcm_[a-z0-9]+$/.test(codec));
+}
+
+/**
+ * What probed bytes are as media. A real picture stream in a known video container
+ * (`container`, from the first bytes) is a video; no picture stream but a sound of a taken
+ * codec in a taken container is a voice note (an MP3's cover art is no picture stream).
+ * A known video container ffprobe could not read stays a video, refused as `format` when it
+ * is processed; anything else is null (wrong_media_type).
+ */
+export function mediaTypeOfProbe(container: 'mp4' | 'webm' | null, probe: ProbedStreams | null): 'video' | 'voice' | null {
+  const streams = probe?.streams ?? [];
+  const hasPicture = streams.some((s) => s.codecType === 'video' && !s.attachedPic);
+  if (hasPicture) return container === null ? null : 'video';
+  const hasSound = streams.some((s) => s.codecType === 'audio' && isVoiceCodec(s.codecName));
+  if (hasSound && probe?.formatName !== undefined && voiceContainers.has(probe.formatName)) return 'voice';
+  return container === null ? null : 'video';
+}
+
+/** Voice notes belong in chat: posts are pictures and videos. */
+export function mediaTypeAllowedFor(mediaType: 'image' | 'video' | 'voice', purpose: string): boolean {
+  return mediaType !== 'voice' || purpose === 'chat';
+}
+
 /** The price list a media's price must come from: chat media and post media have their own. */
 export function priceKindOf(purposeOrKind: string): PriceKind {
   return purposeOrKind === 'chat' ? 'chatMedia' : 'postMedia';

@@ -52,6 +52,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         if (key === undefined || !ctx.unlockKeys.verify(parsed.hash, key)) throw new AppError('media-locked');
       }
       const key = servedKey(parsed.hash, parsed.format, row.mediaType, variant, row.price > 0);
+      if (key === null) throw new AppError('not-found');
       const type = contentTypeOf(key.slice(key.lastIndexOf('.') + 1));
       const size = await ctx.storage.size(key);
       if (size === null || type === undefined) throw new AppError('not-found');
@@ -83,7 +84,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
       {
         schema: {
           tags: ['media'],
-          summary: 'Upload a picture or video (multipart field `file`); the type is read from the bytes. Then `POST /api/media` with the fileName',
+          summary: 'Upload a picture, video or voice note (multipart field `file`); the type is read from the bytes. Then `POST /api/media` with the fileName',
           consumes: ['multipart/form-data'],
           response: { 200: BodyEnvelope(UploadedBinary) },
         },
@@ -104,7 +105,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['media'],
-        summary: 'Turn uploads into media (status 3, or 4 with rejectReason); -1 with the first reason when all are refused; -2 verify-required for a price of a non-seller',
+        summary: 'Turn uploads into media (status 3, or 4 with rejectReason; voice notes only with purpose chat); -1 with the first reason when all are refused; -2 verify-required for a price of a non-seller',
         body: CreateMediaBody,
         response: { 200: BodyEnvelope(Type.Array(MediaView)) },
       },

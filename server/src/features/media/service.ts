@@ -111,6 +111,7 @@ export function createMediaService(ctx: AppContext) {
         const { size } = await stat(local);
         const type = size === 0 ? null : await detectMediaType(local);
         if (type === null) throw new AppError('wrong_media_type');
+        // Voice notes are held to the video limit: their length is capped like a video's.
         const limit = type === 'image' ? ctx.config.mediaMaxImageBytes : ctx.config.mediaMaxVideoBytes;
         if (size > limit) throw new AppError('payload-too-large', { body: { limit } });
         const fileName = randomBytes(16).toString('hex');
