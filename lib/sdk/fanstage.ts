@@ -67,7 +67,10 @@ export interface FanstageOptions extends ClientOptions {
   payments?: Omit<WalletStoreOptions, 'isLoggedIn'>;
   /** The realtime connection: `mode: 'widget'` and `onFailure` for widgets, `WebSocketImpl` outside browsers. */
   socket?: SocketOptions;
-  /** Chat timings (acknowledgement and resume waits), mostly for tests. */
+  /**
+   * Chat timings (acknowledgement and resume waits), mostly for tests, and where unsent drafts
+   * are kept across reloads (`draftStorage`: `sessionStorage` by default, `null` for none).
+   */
   chat?: Omit<ChatStoreOptions, 'refreshCounts'>;
 }
 

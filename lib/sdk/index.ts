@@ -100,6 +100,8 @@ export type {
   ChatFailureNotice,
   ChatCounts,
 } from './stores/chat';
+export { createChatDraftStore, defaultChatDraftStorage, CHAT_DRAFTS_KEY } from './stores/chatDrafts';
+export type { ChatDraftStorage, ChatDraftLimits, StoredChatDraft, ChatDraftStore } from './stores/chatDrafts';
 export { chatApi } from './api-chat';
 export type { ChatApi } from './api-chat';
 export { createFanstage } from './fanstage';

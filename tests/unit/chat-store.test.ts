@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { createFanstage, fanPriceCents, type ChatItem, type ChatThread, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
+import { createFanstage, fanPriceCents, type ChatDraftStorage, type ChatItem, type ChatThread, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
 import { fundWallet, walletOf } from '../support/money';
@@ -46,19 +46,60 @@ interface Person {
   cut: () => void;
 }
 
-async function person(options: AccountOptions = {}, { connect = true, loadAccount = true, reconnectMs = 50 } = {}): Promise<Person> {
+interface PageOptions {
+  connect?: boolean;
+  loadAccount?: boolean;
+  reconnectMs?: number;
+  /** Where the chat keeps unsent drafts (a page's sessionStorage); none by default here. */
+  draftStorage?: ChatDraftStorage | null;
+}
+
+async function person(options: AccountOptions = {}, page: PageOptions = {}): Promise<Person> {
   const account = await createAccount(server.app, options);
+  return openPage(account, page);
+}
+
+/** A page of `account`'s: a fresh Fanstage object, as after a reload. */
+async function openPage(account: TestAccount, { connect = true, loadAccount = true, reconnectMs = 50, draftStorage = null }: PageOptions = {}): Promise<Person> {
   const socket = trackedWebSocket();
   const fanstage = createFanstage({
     baseUrl: server.baseUrl,
     socket: { WebSocketImpl: socket.Impl, reconnectMs },
-    chat: { ackTimeoutMs: 10_000, resumeTimeoutMs: 3_000 },
+    chat: { ackTimeoutMs: 10_000, resumeTimeoutMs: 3_000, draftStorage },
   });
   made.push(fanstage);
   fanstage.session.adopt({ accessToken: account.accessToken });
   if (loadAccount) await fanstage.session.loadAccount();
   if (connect) await online(fanstage);
   return { account, fanstage, cut: socket.cut };
+}
+
+/** A tab's sessionStorage: what one page leaves behind, the next finds. */
+interface TabStorage extends ChatDraftStorage {
+  map: Map<string, string>;
+  /** What the tab holds at this moment, as a reload right now would find it. */
+  snapshot(): TabStorage;
+}
+
+function tabStorage(): TabStorage {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (key: string) => map.get(key) ?? null,
+    setItem: (key: string, value: string) => void map.set(key, value),
+    removeItem: (key: string) => void map.delete(key),
+    snapshot() {
+      const copy = tabStorage();
+      for (const [k, v] of map) copy.map.set(k, v);
+      return copy;
+    },
+  };
+}
+
+/** The messages the server stored between two people, as the second one's history shows them. */
+async function storedMsgIds(viewer: TestAccount, partnerId: number): Promise<string[]> {
+  const page = await server.app.inject({ method: 'GET', url: `/api/chat/conversations/${partnerId}`, headers: { authorization: `Bearer ${viewer.accessToken}` } });
+  return (page.json() as { body: { messages: { msgId: string }[] } }).body.messages.map((m) => m.msgId);
 }
 
 async function online(fanstage: Fanstage): Promise<void> {
@@ -353,5 +394,94 @@ describe('the chat store on the real server', { timeout: 30_000 }, () => {
     await lucy.fanstage.session.logout();
     expect(lucy.fanstage.chat.conversations.value).toEqual([]);
     expect(lucy.fanstage.chat.badgeCount.value).toBe(0);
+  });
+  it('keeps a draft refused offline across a reload: the next page shows it failed, and sending it again stores it once', async () => {
+    const lucy = await creator(0);
+    const tab = tabStorage();
+    const fan = await person({}, { draftStorage: tab });
+    const thread = await openThread(fan, lucy.account.id);
+    const delivered = sent(thread, 'before going offline');
+    await vi.waitFor(() => expect(item(thread, delivered)?.state).toBe('sent'), wait);
+
+    fan.fanstage.socket.disconnect();
+    const msgId = sent(thread, 'written offline');
+    expect(item(thread, msgId)).toMatchObject({ state: 'failed', reason: 'message_not_send-offline' });
+    // The page goes away (a reload) with the draft unsent.
+    fan.fanstage.chat.dispose();
+
+    const again = await openPage(fan.account, { draftStorage: tab });
+    const next = again.fanstage.chat.thread(lucy.account.id);
+    // Shown at once, before the history arrives.
+    expect(item(next, msgId)).toMatchObject({ id: null, text: 'written offline', state: 'failed', failure: 'not_delivered-general', reason: 'message_not_send-offline', mine: true });
+    await next.load();
+    expect(next.items.value.map((i) => i.msgId)).toEqual([delivered, msgId]);
+
+    expect(next.resend(msgId)).toBe(true);
+    await vi.waitFor(() => expect(item(next, msgId)).toMatchObject({ state: 'sent', failure: null }), wait);
+    expect(next.items.value.filter((i) => i.msgId === msgId)).toHaveLength(1);
+    expect((await storedMsgIds(lucy.account, fan.account.id)).filter((m) => m === msgId)).toHaveLength(1);
+    // Stored: nothing is kept for it any more, so a third page does not bring it back.
+    expect([...tab.map.keys()].filter((k) => k.startsWith('fanstage.chatDrafts.'))).toEqual([]);
+    const third = await openPage(fan.account, { draftStorage: tab });
+    const last = await openThread(third, lucy.account.id);
+    expect(last.items.value.filter((i) => i.msgId === msgId)).toMatchObject([{ state: 'sent' }]);
+  });
+
+  it('a reload while a message was on its way: stored ones show once from the history, the others come back failed and go once', async () => {
+    const lucy = await creator(0);
+    const tab = tabStorage();
+    const fan = await person({}, { draftStorage: tab });
+    const thread = await openThread(fan, lucy.account.id);
+
+    // The page is reloaded right after sending: the draft was kept while on its way.
+    const stored = sent(thread, 'made it before the reload');
+    const left = tab.snapshot();
+    await vi.waitFor(() => expect(item(thread, stored)?.state).toBe('sent'), wait);
+    // A second one that never left this page (the reload came first).
+    const lost = 'never-left-0001';
+    const kept = JSON.parse(left.getItem(`fanstage.chatDrafts.${fan.account.id}.${lucy.account.id}`) as string) as object[];
+    left.setItem(
+      `fanstage.chatDrafts.${fan.account.id}.${lucy.account.id}`,
+      JSON.stringify([...kept, { ...kept[0], msgId: lost, text: 'lost in the reload', sendDt: Date.now() }]),
+    );
+    fan.fanstage.chat.dispose();
+
+    const again = await openPage(fan.account, { draftStorage: left });
+    const next = again.fanstage.chat.thread(lucy.account.id);
+    expect(item(next, lost)).toMatchObject({ state: 'failed', failure: 'not_delivered-general', reason: null });
+    await next.load();
+    // The stored one once, from the history; the kept copy of it is dropped.
+    expect(next.items.value.filter((i) => i.msgId === stored)).toMatchObject([{ state: 'sent' }]);
+    expect(next.items.value.map((i) => i.msgId)).toEqual([stored, lost]);
+    expect(JSON.parse(left.getItem(`fanstage.chatDrafts.${fan.account.id}.${lucy.account.id}`) as string)).toMatchObject([{ msgId: lost }]);
+
+    // Sending it again (twice, as an impatient person might) stores it once.
+    expect(next.resend(lost)).toBe(true);
+    await vi.waitFor(() => expect(item(next, lost)?.state).toBe('sent'), wait);
+    expect(next.resend(lost)).toBe(false);
+    const onServer = await storedMsgIds(lucy.account, fan.account.id);
+    expect(onServer.filter((m) => m === stored)).toHaveLength(1);
+    expect(onServer.filter((m) => m === lost)).toHaveLength(1);
+  });
+
+  it('forgets kept drafts when discarded and at logout, and never shows one person\'s drafts to another', async () => {
+    const lucy = await creator(0);
+    const tab = tabStorage();
+    const fan = await person({}, { draftStorage: tab });
+    const thread = await openThread(fan, lucy.account.id);
+    fan.fanstage.socket.disconnect();
+    const dropped = sent(thread, 'thrown away');
+    const kept = sent(thread, 'kept until logout');
+    const key = `fanstage.chatDrafts.${fan.account.id}.${lucy.account.id}`;
+    expect(JSON.parse(tab.getItem(key) as string)).toMatchObject([{ msgId: dropped }, { msgId: kept }]);
+    thread.discard(dropped);
+    expect(JSON.parse(tab.getItem(key) as string)).toMatchObject([{ msgId: kept }]);
+
+    // Someone else on the same tab sees none of them.
+    const other = await person({}, { draftStorage: tab });
+    expect(other.fanstage.chat.thread(lucy.account.id).items.value).toEqual([]);
+
+    await fan.fanstage.session.logout();
+    expect([...tab.map.keys()].filter((k) => k.startsWith(`fanstage.chatDrafts.${fan.account.id}`))).toEqual([]);
   });
 });

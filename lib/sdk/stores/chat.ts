@@ -53,6 +53,13 @@
  *   again with their msgId, re-reads the histories it shows and reloads the conversation
  *   list, so nothing is missed, doubled or counted twice. A draft on its way when the
  *   connection is lost for good (a widget gave up) fails with `message_not_send-offline`.
+ * - Unsent drafts (on their way or failed) are kept in web storage (`draftStorage`,
+ *   `sessionStorage` by default) per logged-in user and partner, rewritten whenever they change,
+ *   removed on their echo or discard, and forgotten on logout. A thread made again (after a
+ *   reload) takes them back: failed ones as they were, those that were on their way as failed
+ *   `not_delivered-general` (to be sent again with the same msgId) unless the history the
+ *   server sends holds their msgId — then they were stored and are dropped, so each message
+ *   shows once.
  */
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Account, ChatHistory, ChatMedia, ChatMessage, Conversation, MassConversationList, MassGroup, MassHistory, MassMessage, MediaView } from '../../contract';
@@ -77,6 +84,7 @@ import {
 import type { FanstageSocket } from '../socket';
 import type { PagedStatus } from './search';
 import { newIdempotencyKey } from './wallet';
+import { createChatDraftStore, defaultChatDraftStorage, type ChatDraftLimits, type ChatDraftStorage, type StoredChatDraft } from './chatDrafts';
 
 /** What the chat needs of the session store. */
 export interface ChatSession {
@@ -95,6 +103,13 @@ export interface ChatStoreOptions {
   resumeTimeoutMs?: number;
   /** Clock, for tests. */
   now?: () => number;
+  /**
+   * Where unsent drafts are kept so they survive a reload: `sessionStorage` when the host has
+   * one (the default), any object with `getItem`/`setItem`/`removeItem`, or `null` for none.
+   */
+  draftStorage?: ChatDraftStorage | null;
+  /** How much of it the drafts may take (drafts a conversation, characters, conversations). */
+  draftLimits?: ChatDraftLimits;
 }
 
 /** A partner's indicator (SPEC §3 chat event slot types). */
@@ -195,21 +210,8 @@ export interface ChatThread {
   applyMediaPrice(mediaId: number, mediaPrice: number): void;
 }
 
-/** A draft of the viewer's, as kept until the server stores it. */
-interface Draft {
-  msgId: string;
-  receiverId: number;
-  text: string;
-  mediaId: number | null;
-  media: ChatMedia | null;
-  giftId: number | null;
-  price: number;
-  sendDt: number;
-  status: 'sending' | 'failed';
-  failure: ChatFailure | null;
-  reason: string | null;
-  newPrice: number | null;
-}
+/** A draft of the viewer's, as kept (in memory and in the draft storage) until the server stores it. */
+type Draft = StoredChatDraft;
 
 interface ThreadInternals extends ChatThread {
   /** A stored message for this conversation; false when it was held already. */
@@ -252,6 +254,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
   const pageSize = pageSizes.conversations;
   const historySize = pageSizes.chatHistory;
   const me = () => session.userId.peek();
+  const draftStore = createChatDraftStore(options.draftStorage === undefined ? defaultChatDraftStorage() : options.draftStorage, options.draftLimits);
 
   // Every conversation the page knows, by partner id; the list is an order over it, so a
   // change (a new message, a read receipt) shows in the list and the open thread alike.
@@ -496,6 +499,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     let readUpTo = 0;
     let typingAnnounced: { kind: ChatActivity; at: number } | null = null;
     let idleTimer: ReturnType<typeof setTimeout> | null = null;
+    // Whose kept drafts this thread took over; until then nothing is written over them.
+    let owner: number | null = null;
 
     const items = computed<readonly ChatItem[]>(() => {
       const viewer = session.userId.value;
@@ -540,12 +545,37 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     });
     const rows = computed(() => withTimeGaps(items.value, (item) => item.key));
 
+    /** Every change of the drafts goes through here, so the kept copy follows it. */
+    function setDrafts(next: readonly Draft[]): void {
+      drafts.value = next;
+      const viewer = me();
+      if (owner !== null && viewer === owner) draftStore.write(owner, userId, next);
+    }
+
+    /**
+     * Takes over the drafts kept from an earlier page of the same person. Those that were on
+     * their way may or may not have been stored: they come back failed, to be sent again with
+     * their msgId (harmless if they were), and the history drops any it holds already.
+     */
+    function restore(): void {
+      const viewer = me();
+      if (owner !== null || viewer === null) return;
+      owner = viewer;
+      const kept = draftStore.read(viewer, userId);
+      if (kept.length === 0) return;
+      const held = new Set([...drafts.peek().map((d) => d.msgId), ...stored.peek().filter((m) => m.senderId === viewer).map((m) => m.msgId)]);
+      const back = kept
+        .filter((d) => !held.has(d.msgId))
+        .map((d): Draft => (d.status === 'sending' ? { ...d, status: 'failed', failure: 'not_delivered-general', reason: null } : d));
+      setDrafts([...back, ...drafts.peek()].sort((a, b) => a.sendDt - b.sendDt));
+    }
+
     function setDraft(msgId: string, change: (draft: Draft) => Draft | null): void {
       const list = drafts.peek();
       const at = list.findIndex((d) => d.msgId === msgId);
       if (at < 0) return;
       const next = change(list[at] as Draft);
-      drafts.value = next === null ? list.filter((_, i) => i !== at) : list.map((d, i) => (i === at ? next : d));
+      setDrafts(next === null ? list.filter((_, i) => i !== at) : list.map((d, i) => (i === at ? next : d)));
     }
 
     function clearAck(msgId: string): void {
@@ -605,6 +635,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
 
     async function fetchPage(older: boolean): Promise<void> {
       if (!session.isLoggedIn.peek()) return;
+      restore();
       controller?.abort();
       const own = new AbortController();
       controller = own;
@@ -633,7 +664,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         mergeStored(page.messages);
         // Echoes of drafts may be in the page (sent from here just before a reload).
         const ids = new Set(page.messages.filter((m) => m.senderId === me()).map((m) => m.msgId));
-        if (ids.size > 0) drafts.value = drafts.peek().filter((d) => !ids.has(d.msgId));
+        if (ids.size > 0 && drafts.peek().some((d) => ids.has(d.msgId))) setDrafts(drafts.peek().filter((d) => !ids.has(d.msgId)));
         status.value = page.messages.length < historySize ? 'ended' : 'ready';
         loaded.value = true;
       });
@@ -657,6 +688,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       if (recipient) return { ok: false, problem: recipient };
       const problem = chatDraftProblem(input);
       if (problem) return { ok: false, problem };
+      restore();
       const msgId = newIdempotencyKey();
       const draft: Draft = {
         msgId,
@@ -673,7 +705,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         reason: null,
         newPrice: null,
       };
-      drafts.value = [...drafts.peek(), draft];
+      setDrafts([...drafts.peek(), draft]);
       stopTyping();
       dispatch(msgId);
       return { ok: true, msgId };
@@ -851,6 +883,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         idleTimer = null;
       },
     };
+    restore();
     return thread;
   }
 
@@ -1104,6 +1137,13 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       else afterReconnect();
     }),
   ];
+  // A logout (or another person logging in) forgets the kept drafts of the one who was in.
+  let keeper = session.userId.peek();
+  const stopKeeping = effect(() => {
+    const viewer = session.userId.value;
+    if (keeper !== null && viewer !== keeper) draftStore.clear(keeper);
+    keeper = viewer;
+  });
   let wasOpen = socket.connectedState.peek() === 'open';
   const stopWatching = effect(() => {
     const state = socket.connectedState.value;
@@ -1179,6 +1219,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     dispose(): void {
       reset();
       stopWatching();
+      stopKeeping();
       for (const off of unsubscribe) off();
     },
   };
