@@ -76,7 +76,10 @@ test('a fan on a phone agrees, signs up, verifies, edits the profile in Czech, u
   await nav.getByRole('link', { name: 'Profil' }).click();
   await page.getByRole('link', { name: 'Nastavení' }).click();
   await page.getByRole('button', { name: 'Odhlásit se' }).click();
+  // Logging out loads the public page afresh (SPEC §4); the guard may show '/' a moment before.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('dialog', { name: 'Opravdu se chcete odhlásit?' }).getByRole('button', { name: 'Odhlásit se' }).click();
+  await reloaded;
   await expect(page).toHaveURL('/');
   await page.reload();
   await expect(nav.getByRole('button', { name: 'Profil' })).toBeVisible();
