@@ -398,12 +398,51 @@ export const refreshTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
+    /**
+     * A widget session: the page origin its tokens are bound to and the fan's consent behind
+     * it. Null for the platform's own sessions. Revoking the consent deletes these rows.
+     */
+    origin: text('origin'),
+    consentId: integer('consent_id').references(() => embedConsents.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
     index('refresh_tokens_family_idx').on(t.familyId),
     index('refresh_tokens_user_idx').on(t.userId),
   ],
+);
+
+/**
+ * A fan's permission for a site (an origin) to act for them through Fanstage widgets, given in
+ * the sign-in popup on the platform. Widget sessions hang off it: deleting the row ends them.
+ */
+export const embedConsents = pgTable(
+  'embed_consents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('embed_consents_user_origin_idx').on(t.userId, t.origin)],
+);
+
+/**
+ * Events counted by the throttles that must agree across server nodes (password-reset mails,
+ * e-mail checks): one row per event, keyed by what is throttled (an address, a requester).
+ */
+export const throttleEvents = pgTable(
+  'throttle_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('throttle_events_key_idx').on(t.bucket, t.key, t.createdAt)],
 );
 
 /** Login attempts, counted per account and per address to slow down password guessing. */
