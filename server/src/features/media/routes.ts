@@ -5,8 +5,9 @@ import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { CreateMediaBody, MediaIdParams, MediaVariants, MediaView, UpdateMediaBody, UploadedBinary } from '../../../../lib/contract/media';
 import type { App, AppContext } from '../../context';
 import { media } from '../../db/schema';
-import { AppError, errors } from '../../errors';
+import { AppError } from '../../errors';
 import { withBody } from '../../http/envelope';
+import { withUploadedFile } from '../../http/multipart';
 import { contentTypeOf } from '../../media/images';
 import { servedKey } from '../../media/pipeline';
 import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
@@ -92,10 +93,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
       },
       async (request) => {
         const viewer = requireVerifiedEmail(request);
-        if (!request.isMultipart()) throw new AppError('unsupported-media-type');
-        const file = await request.file();
-        if (file === undefined || file.fieldname !== 'file') throw errors.invalidRequest({ location: 'body', field: 'file', reason: 'required' });
-        return withBody(await service.receiveUpload(viewer.id, file.file));
+        return withBody(await withUploadedFile(request, (file) => service.receiveUpload(viewer.id, file.file)));
       },
     );
   });

@@ -10,6 +10,7 @@ import type { CreateMediaBody, MediaView, UpdateMediaBody, UploadedBinary } from
 import type { AppContext } from '../../context';
 import { media, mediaUploads, users, type MediaRow } from '../../db/schema';
 import { AppError } from '../../errors';
+import { formShapeError } from '../../http/multipart';
 import { createMediaFromFile, detectMediaType, mediaKeys, newMediaHash } from '../../media/pipeline';
 import { downloadTo } from '../../media/storage';
 import type { Viewer } from '../auth/guard';
@@ -104,6 +105,8 @@ export function createMediaService(ctx: AppContext) {
         try {
           await pipeline(file, createWriteStream(local));
         } catch (error) {
+          const shape = formShapeError(error);
+          if (shape !== null) throw shape;
           if ((error as { statusCode?: number }).statusCode === 413) throw new AppError('payload-too-large');
           throw error;
         }

@@ -6,11 +6,12 @@ import { ProfileList, PublicProfile, UserIdParams, UserSourceQuery, WhoToFollowQ
 import { usernameProblem } from '../../../../lib/contract/usernames';
 import type { App, AppContext } from '../../context';
 import { failure, ok, withBody } from '../../http/envelope';
+import { withUploadedFile } from '../../http/multipart';
 import { isValidEmail } from '../settings/domain';
 import { whoToFollowDefaults } from './domain';
 import { createUserService, type UserService } from './service';
 import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
-import { AppError, errors } from '../../errors';
+import { AppError } from '../../errors';
 import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
 import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf } from '../auth/guard';
 import { recordProfileVisit } from '../notifications/service';
@@ -91,10 +92,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
       },
       async (request) => {
         const viewer = requireVerifiedEmail(request);
-        if (!request.isMultipart()) throw new AppError('unsupported-media-type');
-        const file = await request.file();
-        if (file === undefined || file.fieldname !== 'file') throw errors.invalidRequest({ location: 'body', field: 'file', reason: 'required' });
-        const data = await file.toBuffer();
+        const data = await withUploadedFile(request, (file) => file.toBuffer());
         try {
           return withBody(await service.setAvatar(viewer.id, data));
         } catch (error) {
