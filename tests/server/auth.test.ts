@@ -7,6 +7,7 @@ import { pruneExpired } from '../../server/src/features/auth/service';
 import { createAccount } from '../support/accounts';
 import { actionTokens, embedOrigins, loginAttempts, refreshTokens, users } from '../../server/src/db/schema';
 import { ErrorKeys } from '../../lib/contract/errors';
+import { refreshGraceMs } from '../../server/src/features/auth/domain';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -253,7 +254,9 @@ describe('refresh and logout', () => {
     const { cookie: first } = await cookieLogin();
     const rotated = await call({ method: 'GET', url: '/papi/login/refresh', cookie: first });
     const second = refreshCookieOf(rotated.response)?.value as string;
-    // A thief replays the first token: refused, and the family is gone …
+    // Past the grace period that covers tabs refreshing together, a thief replays the first
+    // token: refused, and the family is gone …
+    app.fanstage.clock.advance(refreshGraceMs + 1_000);
     const replay = await call({ method: 'GET', url: '/papi/login/refresh', cookie: first });
     expect(replay.response.statusCode).toBe(401);
     expect(replay.json).toEqual({ statusCode: -1, statusText: 'refresh-token-failed' });
@@ -270,6 +273,7 @@ describe('refresh and logout', () => {
     const next = await call({ url: '/papi/login/refresh', payload: { refreshToken: token } });
     expect(next.json.statusCode).toBe(2);
     expect(next.json.body.refreshToken).not.toBe(token);
+    app.fanstage.clock.advance(refreshGraceMs + 1_000);
     expect((await call({ url: '/papi/login/refresh', payload: { refreshToken: token } })).json.statusText).toBe('refresh-token-failed');
     expect((await call({ url: '/papi/login/refresh', payload: { refreshToken: next.json.body.refreshToken } })).json.statusText).toBe('refresh-token-failed');
   });

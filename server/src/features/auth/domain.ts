@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { UsernameLength, usernameProblem } from '../../../../lib/contract/usernames';
 
 /** OWASP Password Storage Cheat Sheet: argon2id, 19 MiB of memory, 2 passes, 1 lane. */
@@ -8,6 +8,28 @@ export const passwordLength = { min: 8, max: 256 } as const;
 
 export const REFRESH_TOKEN_DAYS = 30;
 export const refreshTokenMs = REFRESH_TOKEN_DAYS * 24 * 60 * 60_000;
+
+/**
+ * How long a refresh token, once used, may be presented again and get the same successor:
+ * tabs that start together, or a response lost on a flaky network, send the same cookie twice
+ * within moments. Later, a used token coming back means it was copied, and the family ends.
+ */
+export const refreshGraceMs = 30_000;
+
+/**
+ * The refresh token that follows `token`: derived from it with a server key instead of drawn
+ * at random, so a second presentation within the grace period gets the very token the first
+ * one got without the server keeping it anywhere but as a hash. Whoever can compute it holds
+ * the key that signs access tokens, and then has no need of it.
+ */
+export function successorToken(key: string | Uint8Array, token: string): string {
+  return createHmac('sha256', key).update(token).digest('base64url');
+}
+
+/** The key of `successorToken`, derived from the server secret so no other use shares it. */
+export function successorKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('fanstage refresh-token successor').digest();
+}
 
 /** Lifetimes of the one-time tokens behind links and codes. */
 export const actionTokenMs = {

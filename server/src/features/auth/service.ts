@@ -15,8 +15,11 @@ import {
   passwordHashOptions,
   passwordLength,
   randomToken,
+  refreshGraceMs,
   refreshTokenMs,
   resendWindowMs,
+  successorKey,
+  successorToken,
   tokenHash,
   usernameBase,
   usernameCandidates,
@@ -289,41 +292,88 @@ export async function login(
 const refreshFailed = () => new AppError('refresh-token-failed');
 
 /**
- * Rotates a refresh token: the presented one is marked used and a new one of the same family
- * answers. A used token presented again means two parties hold it — one of them a thief — so
- * the whole family is revoked and both have to log in again.
+ * Rotates a refresh token: the presented one is marked used and its successor of the same
+ * family answers. Presented again within `refreshGraceMs` of that use (two tabs starting
+ * together with one cookie, a retry after a lost response), it answers the same successor, as
+ * long as that one is live. Presented again later, it means two parties hold it — one of them
+ * a thief — so the whole family is revoked and both have to log in again.
+ *
+ * The claim of the token and the insert of its successor commit together: a request racing
+ * for the same token waits on the claimed row, then finds both, never a used token without
+ * a successor. A widget session's successor keeps its origin and consent, and so do the
+ * access tokens issued with it.
  */
-export async function refreshSession(ctx: AppContext, token: string, userAgent?: string): Promise<Session> {
-  const now = new Date();
-  const [claimed] = await ctx.db
-    .update(refreshTokens)
-    .set({ usedAt: now })
-    .where(and(eq(refreshTokens.tokenHash, tokenHash(token)), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
-    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
-  if (claimed === undefined) {
-    const [known] = await ctx.db
-      .select({ familyId: refreshTokens.familyId, usedAt: refreshTokens.usedAt })
+export async function refreshSession(ctx: AppContext, token: string, userAgent?: string, options: { graceMs?: number } = {}): Promise<Session> {
+  const graceMs = options.graceMs ?? refreshGraceMs;
+  const now = ctx.clock.now();
+  const successor = successorToken(successorKeyOf(ctx), token);
+  const session = await ctx.db.transaction(async (tx) => {
+    const live = (userId: number) =>
+      tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, userId), isNull(users.bannedAt), isNull(users.deletedAt)))
+        .limit(1)
+        .then((rows) => rows.length > 0);
+    const [claimed] = await tx
+      .update(refreshTokens)
+      .set({ usedAt: now })
+      .where(and(eq(refreshTokens.tokenHash, tokenHash(token)), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now)))
+      .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId, origin: refreshTokens.origin, consentId: refreshTokens.consentId });
+    if (claimed !== undefined) {
+      if (!(await live(claimed.userId))) {
+        await revokeFamily(tx, claimed.familyId);
+        return null;
+      }
+      await tx.insert(refreshTokens).values({
+        userId: claimed.userId,
+        familyId: claimed.familyId,
+        tokenHash: tokenHash(successor),
+        expiresAt: new Date(now.getTime() + refreshTokenMs),
+        userAgent: userAgent?.slice(0, 300) ?? null,
+        origin: claimed.origin,
+        consentId: claimed.consentId,
+      });
+      return claimed;
+    }
+    const [known] = await tx
+      .select({
+        userId: refreshTokens.userId,
+        familyId: refreshTokens.familyId,
+        usedAt: refreshTokens.usedAt,
+        revokedAt: refreshTokens.revokedAt,
+        origin: refreshTokens.origin,
+        consentId: refreshTokens.consentId,
+      })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, tokenHash(token)))
       .limit(1);
-    if (known?.usedAt != null) await revokeFamily(ctx, known.familyId);
-    throw refreshFailed();
-  }
-  const [user] = await ctx.db
-    .select({ bannedAt: users.bannedAt, deletedAt: users.deletedAt })
-    .from(users)
-    .where(eq(users.id, claimed.userId))
-    .limit(1);
-  if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) {
-    await revokeFamily(ctx, claimed.familyId);
-    throw refreshFailed();
-  }
-  const refreshToken = await issueRefreshToken(ctx, claimed.userId, claimed.familyId, userAgent);
-  return { accessToken: await issueAccessToken(ctx, claimed.userId, claimed.familyId), refreshToken, familyId: claimed.familyId };
+    if (known === undefined || known.usedAt === null || known.revokedAt !== null) return null;
+    if (now.getTime() - known.usedAt.getTime() > graceMs) {
+      await revokeFamily(tx, known.familyId);
+      return null;
+    }
+    const [next] = await tx.select({ revokedAt: refreshTokens.revokedAt }).from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash(successor))).limit(1);
+    if (next === undefined || next.revokedAt !== null || !(await live(known.userId))) return null;
+    return known;
+  });
+  if (session === null) throw refreshFailed();
+  const binding = session.origin === null ? null : { origin: session.origin, consentId: session.consentId };
+  return { accessToken: await issueAccessToken(ctx, session.userId, session.familyId, binding), refreshToken: successor, familyId: session.familyId, origin: session.origin };
 }
 
-async function revokeFamily(ctx: AppContext, familyId: string): Promise<void> {
-  await ctx.db
+const successorKeys = new WeakMap<AppContext['config'], Buffer>();
+function successorKeyOf(ctx: AppContext): Buffer {
+  let key = successorKeys.get(ctx.config);
+  if (key === undefined) {
+    key = successorKey(ctx.config.jwtSecret);
+    successorKeys.set(ctx.config, key);
+  }
+  return key;
+}
+
+async function revokeFamily(db: AppContext['db'], familyId: string): Promise<void> {
+  await db
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
@@ -336,7 +386,7 @@ export async function logout(ctx: AppContext, token: string): Promise<void> {
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, tokenHash(token)))
     .limit(1);
-  if (row !== undefined) await revokeFamily(ctx, row.familyId);
+  if (row !== undefined) await revokeFamily(ctx.db, row.familyId);
 }
 
 /**

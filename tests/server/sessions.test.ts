@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import { eq } from '../support/db';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount } from '../support/accounts';
+import { embedConsents, refreshTokens } from '../../server/src/db/schema';
+import { refreshGraceMs } from '../../server/src/features/auth/domain';
+import { refreshSession, startSession } from '../../server/src/features/auth/service';
+import { ErrorKeys } from '../../lib/contract/errors';
+
+let server: TestServer;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: false });
+  app = server.app;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = { statusCode: number; statusText?: string; body?: any };
+
+interface Call {
+  method?: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  token?: string;
+  cookie?: string;
+  address?: string;
+}
+
+async function call({ method = 'POST', url, payload, token, cookie, address }: Call) {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  if (cookie !== undefined) headers.cookie = `fs_refresh=${cookie}`;
+  const response = await app.inject({
+    method,
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    ...(address === undefined ? {} : { remoteAddress: address }),
+  });
+  const json = response.json() as Answer;
+  expect(response.statusCode).toBeLessThan(500);
+  if (json.statusCode < 0) expect(ErrorKeys).toContain(json.statusText);
+  return { response, json };
+}
+
+function refreshCookieOf(response: LightMyRequestResponse): string | undefined {
+  return response.cookies.find((c) => c.name === 'fs_refresh')?.value;
+}
+
+async function cookieLogin() {
+  const account = await createAccount(app);
+  const { response } = await call({ url: '/papi/login', payload: { email: account.email, password: account.password } });
+  return { account, cookie: refreshCookieOf(response) as string };
+}
+
+/** The user behind an access token may call the API with it. */
+async function works(accessToken: string): Promise<boolean> {
+  const { response } = await call({ method: 'GET', url: '/api/users/me', token: accessToken });
+  return response.statusCode === 200;
+}
+
+describe('refreshing from two tabs at once', () => {
+  it('answers both refreshes of one cookie with the same successor and keeps the session', async () => {
+    const { account, cookie } = await cookieLogin();
+    const [a, b] = await Promise.all([
+      call({ method: 'GET', url: '/papi/login/refresh', cookie }),
+      call({ method: 'GET', url: '/papi/login/refresh', cookie }),
+    ]);
+    expect(a.json.statusCode).toBe(2);
+    expect(b.json.statusCode).toBe(2);
+    const successor = refreshCookieOf(a.response);
+    expect(successor).toBeTruthy();
+    expect(successor).not.toBe(cookie);
+    expect(refreshCookieOf(b.response)).toBe(successor);
+    expect(await works(a.json.body.accessToken as string)).toBe(true);
+    expect(await works(b.json.body.accessToken as string)).toBe(true);
+    const rows = await app.fanstage.db.select().from(refreshTokens).where(eq(refreshTokens.userId, account.id));
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((r) => r.revokedAt !== null)).toEqual([]);
+    // The successor goes on as usual.
+    const next = await call({ method: 'GET', url: '/papi/login/refresh', cookie: successor });
+    expect(next.json.statusCode).toBe(2);
+  });
+
+  it('answers a body token presented twice with the same successor', async () => {
+    const account = await createAccount(app);
+    const login = await call({ url: '/papi/login', payload: { email: account.email, password: account.password, tokenInBody: true } });
+    const token = login.json.body.refreshToken as string;
+    const first = await call({ url: '/papi/login/refresh', payload: { refreshToken: token } });
+    const second = await call({ url: '/papi/login/refresh', payload: { refreshToken: token } });
+    expect(first.json.statusCode).toBe(2);
+    expect(second.json.body.refreshToken).toBe(first.json.body.refreshToken);
+    expect(await works(second.json.body.accessToken as string)).toBe(true);
+  });
+
+  it('still revokes the whole family when a used token comes back after the grace period', async () => {
+    const { cookie } = await cookieLogin();
+    const [a] = await Promise.all([
+      call({ method: 'GET', url: '/papi/login/refresh', cookie }),
+      call({ method: 'GET', url: '/papi/login/refresh', cookie }),
+    ]);
+    const successor = refreshCookieOf(a.response) as string;
+    app.fanstage.clock.advance(refreshGraceMs + 1_000);
+    const replay = await call({ method: 'GET', url: '/papi/login/refresh', cookie });
+    expect(replay.response.statusCode).toBe(401);
+    expect(replay.json).toEqual({ statusCode: -1, statusText: 'refresh-token-failed' });
+    // The rightful holder's successor is gone with the family.
+    expect((await call({ method: 'GET', url: '/papi/login/refresh', cookie: successor })).json.statusText).toBe('refresh-token-failed');
+  });
+
+  it('keeps a widget session bound to its origin and consent through refreshes', async () => {
+    const fan = await createAccount(app);
+    const origin = 'https://lucy.example';
+    const [consent] = await app.fanstage.db.insert(embedConsents).values({ userId: fan.id, origin }).returning({ id: embedConsents.id });
+    const started = await startSession(app.fanstage, fan.id, 'widget', { origin, consentId: consent!.id });
+    const [a, b] = await Promise.all([refreshSession(app.fanstage, started.refreshToken), refreshSession(app.fanstage, started.refreshToken)]);
+    expect(b.refreshToken).toBe(a.refreshToken);
+    for (const session of [a, b]) {
+      expect(session.origin).toBe(origin);
+      expect(decodeJwt(session.accessToken)).toMatchObject({ userId: fan.id, sid: started.familyId, scp: 'widget', org: origin, cid: consent!.id });
+    }
+    const rows = await app.fanstage.db.select().from(refreshTokens).where(eq(refreshTokens.userId, fan.id));
+    expect(rows.map((r) => [r.origin, r.consentId])).toEqual([
+      [origin, consent!.id],
+      [origin, consent!.id],
+    ]);
+  });
+
+  it('gives no successor within the grace period once the session was logged out', async () => {
+    const { cookie } = await cookieLogin();
+    const rotated = await call({ method: 'GET', url: '/papi/login/refresh', cookie });
+    await call({ method: 'GET', url: '/papi/login/logout', cookie: refreshCookieOf(rotated.response) as string });
+    expect((await call({ method: 'GET', url: '/papi/login/refresh', cookie })).json.statusText).toBe('refresh-token-failed');
+  });
+});
