@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { eq } from '../support/db';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
+import { closeSockets, connectSocket } from '../support/sockets';
 import { embedConsents, refreshTokens } from '../../server/src/db/schema';
 import { refreshGraceMs } from '../../server/src/features/auth/domain';
 import { refreshSession, startSession } from '../../server/src/features/auth/service';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   app = server.app;
 });
 afterAll(async () => {
+  closeSockets();
   await server?.close();
 });
 
@@ -137,5 +139,42 @@ describe('refreshing from two tabs at once', () => {
     const rotated = await call({ method: 'GET', url: '/papi/login/refresh', cookie });
     await call({ method: 'GET', url: '/papi/login/logout', cookie: refreshCookieOf(rotated.response) as string });
     expect((await call({ method: 'GET', url: '/papi/login/refresh', cookie })).json.statusText).toBe('refresh-token-failed');
+  });
+});
+
+describe('sockets of accounts that end', () => {
+  it('are logged out and closed when the account is deleted', async () => {
+    const fan = await createAccount(app);
+    const socket = await connectSocket(server, fan);
+    const deleted = await call({ method: 'DELETE', url: '/api/users/me', token: fan.accessToken, payload: { deleteReason: 1 } });
+    expect(deleted.json).toEqual({ statusCode: 1 });
+    expect(await socket.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'account-deleted' });
+    expect(await socket.closed).toBe(4401);
+  });
+
+  it('are logged out and closed when an admin blocks the account', async () => {
+    const admin = await createAccount(app, { level: 500 });
+    const fan = await createAccount(app);
+    const socket = await connectSocket(server, fan);
+    expect((await call({ url: `/api/admin/users/${fan.id}/block`, token: admin.accessToken })).json).toEqual({ statusCode: 1 });
+    expect(await socket.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'admin-blocked' });
+    expect(await socket.closed).toBe(4401);
+  });
+});
+
+describe('the affiliate lookup', () => {
+  it('answers user-not-found to someone the affiliate blocked, and the profile to everyone else', async () => {
+    const affiliate = await createAccount(app, { seller: true });
+    const blocked = await createAccount(app);
+    const other = await createAccount(app);
+    expect((await call({ url: '/api/users/block', token: affiliate.accessToken, payload: { id: blocked.id } })).json.statusCode).toBeGreaterThan(0);
+    const url = `/papi/users/aff-code/${affiliate.username.toUpperCase()}`;
+    const refused = await call({ method: 'GET', url, token: blocked.accessToken });
+    expect(refused.response.statusCode).toBe(404);
+    expect(refused.json).toEqual({ statusCode: -1, statusText: 'user-not-found' });
+    expect((await call({ method: 'GET', url, token: other.accessToken })).json.body.username).toBe(affiliate.username);
+    expect((await call({ method: 'GET', url })).json.body.username).toBe(affiliate.username);
+    // The one who blocked still sees whom they blocked, as on a profile.
+    expect((await call({ method: 'GET', url: `/papi/users/aff-code/${blocked.username}`, token: affiliate.accessToken })).json.body.username).toBe(blocked.username);
   });
 });

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { EarningsAckBody, Payout, PayoutBody, Transaction } from '../../../../lib/contract/payments';
 import type { PublicProfile } from '../../../../lib/contract/users';
 import type { AppContext } from '../../context';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers, media, payoutRequests, users } from '../../db/schema';
+import { blocks, ledgerAccounts, ledgerEntries, ledgerTransfers, media, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, accountId, balanceOf, inTransaction, transfer } from '../../ledger';
 import { toPublicProfile } from '../users/domain';
@@ -175,13 +175,27 @@ export function createEarningsService(ctx: AppContext) {
         .where(and(eq(users.id, viewerId), isNull(users.referrerId)));
     },
 
-    /** The public profile behind an affiliate code (the referrer's username). */
-    async affiliateProfile(code: string): Promise<PublicProfile> {
+    /**
+     * The public profile behind an affiliate code (the referrer's username). As on every
+     * profile read, someone who blocked the viewer has vanished for them (user-not-found),
+     * unless the viewer blocked them too.
+     */
+    async affiliateProfile(code: string, viewerId: number | null = null): Promise<PublicProfile> {
       const [row] = await db
         .select(profileColumns)
         .from(users)
         .leftJoin(media, eq(media.id, users.avatarMediaId))
-        .where(and(sql`lower(${users.username}) = lower(${code})`, isNull(users.deletedAt), isNull(users.bannedAt)))
+        .where(
+          and(
+            sql`lower(${users.username}) = lower(${code})`,
+            isNull(users.deletedAt),
+            isNull(users.bannedAt),
+            viewerId === null
+              ? undefined
+              : sql`not (exists(select 1 from ${blocks} where ${blocks.blockerId} = ${users.id} and ${blocks.blockedId} = ${viewerId})
+                    and not exists(select 1 from ${blocks} where ${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${users.id}))`,
+          ),
+        )
         .limit(1);
       if (row === undefined) throw new AppError('user-not-found');
       return toPublicProfile(row, ctx.clock.now().getTime());

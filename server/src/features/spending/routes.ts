@@ -19,7 +19,7 @@ import {
 import { PublicProfile } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { authenticate, optionalViewer, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
 import { createEarningsService } from './earnings';
 import { createSpendingService } from './service';
@@ -175,8 +175,14 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/papi/users/aff-code/:code',
     {
-      schema: { tags: ['users'], summary: 'The public profile of the affiliate behind a code, for the invitation prompt', params: AffCodeParams, response: { 200: BodyEnvelope(PublicProfile) } },
+      schema: {
+        tags: ['users'],
+        summary: 'The public profile of the affiliate behind a code, for the invitation prompt; user-not-found for someone the affiliate blocked',
+        params: AffCodeParams,
+        response: { 200: BodyEnvelope(PublicProfile) },
+      },
+      preHandler: optionalViewer,
     },
-    async (request) => withBody(await earnings.affiliateProfile(request.params.code)),
+    async (request) => withBody(await earnings.affiliateProfile(request.params.code, request.viewer?.id ?? null)),
   );
 }

@@ -245,6 +245,8 @@ export function createUserService(ctx: AppContext) {
         return followed.map((f) => f.id);
       });
       for (const id of [userId, ...touched]) profiles.deleteWhere((row) => row.id === id);
+      // Its pages on every device stop at once, rather than at their next call or refresh.
+      ctx.realtime.logout(userId, 'account-deleted');
     },
 
     /** Stores an uploaded picture as the user's avatar, in every avatar size. */
