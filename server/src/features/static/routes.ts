@@ -1,9 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { App, AppContext } from '../../context';
 import { cacheControlFor, fileForPath, isSitePath, wantsSitePage } from './domain';
+import { pageHeaders, type PageKind } from './security';
 
 function isFile(root: string, relative: string): boolean {
   let decoded: string;
@@ -36,14 +37,29 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
   const demo: Site = { name: 'demo', dir: path.join(ctx.config.webRoot, 'demo') };
   const embed: Site = { name: 'embed', dir: path.join(ctx.config.webRoot, 'embed') };
   const embedPrefix = embed.dir + path.sep;
+  const demoPrefix = demo.dir + path.sep;
+
+  // A page's headers depend on its inline scripts' hashes: read once per version of the file.
+  const pageCache = new Map<string, { version: string; headers: Record<string, string> }>();
+  const headersOfPage = (filePath: string, stat: Stats | undefined): Record<string, string> => {
+    const kind: PageKind = filePath.startsWith(demoPrefix) ? 'demo' : 'site';
+    const version = `${stat?.mtimeMs}:${stat?.size}:${ctx.config.publicUrl}`;
+    const cached = pageCache.get(filePath);
+    if (cached?.version === version) return cached.headers;
+    const headers = pageHeaders(kind, readFileSync(filePath, 'utf8'), { publicUrl: ctx.config.publicUrl, production: ctx.config.nodeEnv === 'production' });
+    pageCache.set(filePath, { version, headers });
+    return headers;
+  };
 
   await app.register(fastifyStatic, {
     serve: false,
     cacheControl: false,
     etag: true,
     lastModified: true,
-    setHeaders(res, filePath) {
+    setHeaders(res, filePath, stat) {
       res.setHeader('Cache-Control', cacheControlFor(filePath));
+      // Every HTML file, however it was reached (/, a client-side route, /embed-login.html).
+      if (filePath.endsWith('.html')) for (const [name, value] of Object.entries(headersOfPage(filePath, stat))) res.setHeader(name, value);
       if (filePath.startsWith(embedPrefix)) {
         // Widgets load these files from partners' pages, including their lazy chunks.
         res.setHeader('Access-Control-Allow-Origin', '*');
@@ -83,8 +99,9 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
       notBuilt(web, reply);
       return;
     }
-    // Never inside a partner's frame: a framed sign-in form invites clickjacking.
-    reply.header('X-Frame-Options', 'DENY').header('Content-Security-Policy', "frame-ancestors 'none'").sendFile(embedLoginPage, web.dir);
+    // Never inside a partner's frame (a framed sign-in form invites clickjacking): like every
+    // page, it gets frame-ancestors 'none' where its file is sent (setHeaders above).
+    reply.sendFile(embedLoginPage, web.dir);
   });
   app.get('/demo/*', hidden, serve(demo));
   app.get('/embed/*', hidden, serve(embed));
