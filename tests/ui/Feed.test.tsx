@@ -2,52 +2,66 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createFanstage } from '../../lib/sdk';
-import type { Post } from '../../lib/contract';
 import { Feed, toRows, useWindowedList, type WindowedRange } from '../../lib/ui';
 import { render } from '@testing-library/react';
 import { useLayoutEffect, useRef } from 'react';
-import { sendEnvelope, startApiServer, type ApiServer } from '../unit/support/api-server';
-import { author, fakeToken, page, post, settings } from '../unit/support/feed-fixtures';
-import { profile } from '../unit/support/profiles';
+import type { TestServer } from '../support/server';
+import { eq, sql } from '../support/db';
+import { posts, users } from '../../server/src/db/schema';
+import { person, post, type Person } from '../server/support-feeds';
 import { renderWith, violationsIn } from './support/auth';
+import { loggedInOn, startRealServer } from './support/realServer';
 import { defineElements, feedTag } from '../../elements';
 
-let server: ApiServer;
-let publicPosts: Post[];
+let server: TestServer;
 
-function range(from: number, to: number): Post[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => post(from + i, { user: author({ id: 100 + ((from + i) % 3), username: `creator${(from + i) % 3}`, displayName: `Creator ${(from + i) % 3}` }) }));
+// No demo content: each test states which posts exist, and the public timeline shows just those.
+beforeAll(async () => {
+  server = await startRealServer({ seed: false });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.race([server?.close(), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+}, 30_000);
+
+beforeEach(async () => {
+  await server.app.fanstage.db.update(posts).set({ deletedAt: new Date() }).where(sql`${posts.deletedAt} is null`);
+});
+
+/** A creator (a woman, as the public timeline's default filter shows) with a display name. */
+function creator(displayName: string): Promise<Person> {
+  return person(server.app, { displayName });
 }
 
-beforeAll(async () => {
-  server = await startApiServer();
-  server.on('/papi/settings', (_req, res) => sendEnvelope(res, { statusCode: 2, body: settings }));
-  server.on('/papi/2/timeline', (req, res) => sendEnvelope(res, { statusCode: 2, body: page(publicPosts, req.url) }));
-  server.on('/papi/who-to-follow', (_req, res) =>
-    sendEnvelope(res, { statusCode: 2, body: [profile({ id: 201, username: 'suggested1', displayName: 'Suggested One' }), profile({ id: 202, username: 'suggested2', displayName: 'Suggested Two' })] }),
-  );
-  server.on('/papi/2/posts', (req, res) => {
-    const username = new URL(req.url, 'http://x').searchParams.get('username');
-    sendEnvelope(res, { statusCode: 2, body: page(publicPosts.filter((p) => p.user.username === username), req.url) });
-  });
-  server.on('/api/posts/12/likes', (req, res) => sendEnvelope(res, { statusCode: 2, body: { likedByMe: req.method === 'POST', totalLikesCount: 4 } }));
-});
+/**
+ * `count` posts of `authors` in turn, a minute apart and all in the past, the last one newest;
+ * answers their ids oldest first.
+ */
+async function postsBy(authors: Person[], count: number): Promise<number[]> {
+  const ids: number[] = [];
+  const start = Date.now() - (count + 1) * 60_000;
+  for (let i = 0; i < count; i++) {
+    const { id } = await post(server.app, authors[i % authors.length]!.id, { text: `Post ${i + 1}`, publishedAt: new Date(start + i * 60_000) });
+    ids.push(id);
+  }
+  return ids;
+}
 
-afterAll(() => server.close());
+/** A signed-in fan: logged-in viewers always read the timeline fresh (no visitors' first-page cache). */
+async function fan() {
+  return (await loggedInOn(server)).fanstage;
+}
 
-beforeEach(() => {
-  publicPosts = range(1, 12);
-});
-
-describe('Feed', { timeout: 20_000 }, () => {
+describe('Feed against the real server', { timeout: 30_000 }, () => {
   it('renders only the posts near the viewport of a long feed, and more on request', async () => {
-    publicPosts = range(1, 40);
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    await postsBy([await creator('Long Feed')], 40);
+    const fanstage = await fan();
     renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} />);
     const feed = await screen.findByRole('feed', { name: 'Public timeline' });
-    await waitFor(() => expect(within(feed).getAllByRole('article').length).toBeGreaterThan(0));
+    await waitFor(() => expect(fanstage.feeds.feed('public').items.value).toHaveLength(15));
     // 15 posts loaded, a handful rendered: the rest are space standing in for them.
     const rendered = within(feed).getAllByRole('article').length;
+    expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(8);
     expect(within(feed).getAllByRole('article')[0]).toHaveAttribute('aria-posinset', '1');
     await userEvent.click(screen.getByRole('button', { name: 'Show more posts' }));
@@ -55,51 +69,65 @@ describe('Feed', { timeout: 20_000 }, () => {
   });
 
   it('ends with the caught-up marker once a page is short', async () => {
-    publicPosts = range(1, 3);
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    await postsBy([await creator('Short Feed')], 3);
+    const fanstage = await fan();
     const { container } = renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} />);
     expect(await screen.findByText("You're All Caught up")).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Show more posts' })).toBeNull();
     expect(await violationsIn(container)).toEqual([]);
   });
 
   it('shows the placeholder when there are no posts', async () => {
-    publicPosts = [];
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    const fanstage = await fan();
     renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} />);
     expect(await screen.findByText('No posts yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('article')).toBeNull();
   });
 
   it('shows the Load New Posts banner when newer posts exist, and puts them on top', async () => {
-    publicPosts = range(1, 3);
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    const author = await creator('News Feed');
+    const [, , third] = await postsBy([author], 3);
+    const fanstage = await fan();
     renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} />);
     await screen.findByText("You're All Caught up");
-    publicPosts = range(1, 4);
+    expect(screen.getAllByRole('article')[0]).toHaveAttribute('data-post-id', String(third));
+    const { id: newest } = await post(server.app, author.id, { text: 'Just now' });
     await fanstage.feeds.feed('public').checkNew();
     await userEvent.click(await screen.findByRole('button', { name: 'Load 1 new post' }));
-    await waitFor(() => expect(screen.getAllByRole('article')[0]).toHaveAttribute('data-post-id', '4'));
+    await waitFor(() => expect(screen.getAllByRole('article')[0]).toHaveAttribute('data-post-id', String(newest)));
   });
 
-  it('lets a logged-in fan like a post, and the count follows', async () => {
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
-    fanstage.session.adopt({ accessToken: fakeToken(5) });
+  it('lets a logged-in fan like a post, and the count follows on the server too', async () => {
+    const author = await creator('Liked Creator');
+    const [id] = await postsBy([author], 1);
+    // Two other fans liked it already.
+    for (let i = 0; i < 2; i++) await (await fan()).posts.api.like(id!);
+    const fanstage = await fan();
     renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} />);
-    const first = await screen.findByRole('article', { name: 'Creator 0' });
-    expect(within(first).getByText('3 likes')).toBeInTheDocument();
+    const first = await screen.findByRole('article', { name: 'Liked Creator' });
+    expect(within(first).getByText('2 likes')).toBeInTheDocument();
     await userEvent.click(within(first).getByRole('button', { name: 'Like' }));
     await waitFor(() => expect(within(first).getByRole('button', { name: 'Like' })).toHaveAttribute('aria-pressed', 'true'));
-    expect(within(first).getByText('4 likes')).toBeInTheDocument();
+    expect(within(first).getByText('3 likes')).toBeInTheDocument();
+    const stored = await fanstage.posts.api.post(id!, true);
+    expect(stored).toMatchObject({ likedByMe: true, totalLikesCount: 3 });
   });
 
   it('asks a visitor to log in instead of liking', async () => {
+    const visited = await creator('Visited Creator');
+    await postsBy([visited], 1);
     const fanstage = createFanstage({ baseUrl: server.baseUrl });
     const reasons: string[] = [];
-    renderWith(fanstage, <Feed type="public" whoToFollow={false} checkNewEvery={0} onLoginRequired={(reason) => void reasons.push(reason)} />);
-    const first = await screen.findByRole('article', { name: 'Creator 0' });
+    // Her profile's feed, not the public timeline: a visitor's first page of that is sent as
+    // ready JSON bytes, which Fastify running inside this jsdom environment takes for an object
+    // (jsdom's ArrayBuffer is not Node's) — the e2e tests cover the visitor's public timeline.
+    renderWith(fanstage, <Feed type="profile" param={visited.username} checkNewEvery={0} onLoginRequired={(reason) => void reasons.push(reason)} />);
+    const first = await screen.findByRole('article', { name: 'Visited Creator' });
     await userEvent.click(within(first).getByRole('button', { name: 'Like' }));
     expect(reasons).toEqual(['like']);
     expect(within(first).getByRole('button', { name: 'Like' })).toHaveAttribute('aria-pressed', 'false');
+    expect(within(first).getByText('0 likes')).toBeInTheDocument();
   });
 });
 
@@ -112,22 +140,29 @@ describe('Feed rows', { timeout: 20_000 }, () => {
   });
 
   it('show who to follow between the posts of a timeline', async () => {
-    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    const authors = [await creator('Timeline One'), await creator('Timeline Two')];
+    await postsBy(authors, 12);
+    // The most followed creator heads the suggestions.
+    const star = await creator('Star Creator');
+    await server.app.fanstage.db.update(users).set({ followersCount: 1_000_000 }).where(eq(users.id, star.id));
+    const fanstage = await fan();
     // Tall estimates would window the block away; small ones render the first rows together.
     renderWith(fanstage, <Feed type="public" checkNewEvery={0} estimatedPostHeight={100} />);
     // 12 posts: a block after the fifth and one after the tenth.
     const blocks = await screen.findAllByRole('region', { name: 'Who to follow' });
     expect(blocks).toHaveLength(2);
     const block = blocks[0] as HTMLElement;
-    expect(within(block).getByRole('link', { name: 'Suggested One' })).toHaveAttribute('href', '/suggested1');
+    expect(await within(block).findByRole('link', { name: 'Star Creator' })).toHaveAttribute('href', `/${star.username}`);
   });
 });
 
-describe('<fanstage-feed>', { timeout: 20_000 }, () => {
+describe('<fanstage-feed>', { timeout: 30_000 }, () => {
   it('shows a creator\'s posts in its shadow root, linking to the platform', async () => {
+    const [theirs, other] = [await creator('Element Creator'), await creator('Someone Else')];
+    const ids = await postsBy([theirs, other], 8);
     defineElements();
     const element = document.createElement(feedTag);
-    element.setAttribute('creator', '@creator1');
+    element.setAttribute('creator', `@${theirs.username}`);
     element.setAttribute('api-base', server.baseUrl);
     element.setAttribute('language', 'cs');
     document.body.append(element);
@@ -135,9 +170,9 @@ describe('<fanstage-feed>', { timeout: 20_000 }, () => {
       await waitFor(() => expect(element.shadowRoot?.querySelectorAll('article').length).toBeGreaterThan(0), { timeout: 5000 });
       const root = element.shadowRoot as ShadowRoot;
       const first = root.querySelector('article') as HTMLElement;
-      // Posts of creator1 only (ids 1, 4, 7, 10 of 12), newest first, in Czech.
-      expect(first.getAttribute('data-post-id')).toBe('10');
-      expect(within(first).getByRole('link', { name: 'Creator 1' })).toHaveAttribute('href', `${server.baseUrl}/creator1`);
+      // Her posts only (the 1st, 3rd, 5th and 7th of 8), newest first, in Czech.
+      expect(first.getAttribute('data-post-id')).toBe(String(ids[6]));
+      expect(within(first).getByRole('link', { name: 'Element Creator' })).toHaveAttribute('href', `${server.baseUrl}/${theirs.username}`);
       expect(within(first).getByRole('button', { name: 'Líbí se mi' })).toBeInTheDocument();
       expect(root.querySelector('style')?.textContent).toContain('fs-PostCard-card');
     } finally {

@@ -1,6 +1,6 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { createFanstage, type Fanstage } from '../../../lib/sdk';
-import { startTestServer, type TestServer } from '../../support/server';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../../support/accounts';
 
 /**
@@ -48,9 +48,9 @@ function readBytes(file: Blob): Promise<ArrayBuffer> {
 }
 
 /** The real server on a fresh database, able to issue tokens inside the jsdom environment. */
-export async function startRealServer(): Promise<TestServer> {
+export async function startRealServer(options: TestServerOptions = {}): Promise<TestServer> {
   useOneTypedArrayRealm();
-  return startTestServer();
+  return startTestServer(options);
 }
 
 export interface LoggedIn {
