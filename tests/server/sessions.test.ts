@@ -5,9 +5,11 @@ import { eq } from '../support/db';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
 import { closeSockets, connectSocket } from '../support/sockets';
-import { embedConsents, refreshTokens } from '../../server/src/db/schema';
+import { embedConsents, refreshTokens, throttleEvents } from '../../server/src/db/schema';
 import { refreshGraceMs } from '../../server/src/features/auth/domain';
-import { refreshSession, startSession } from '../../server/src/features/auth/service';
+import { pruneExpired, refreshSession, startSession } from '../../server/src/features/auth/service';
+import { throttles } from '../../server/src/http/throttle';
+import { mailerOf, setMailer, type Mailer } from '../../server/src/mail';
 import { ErrorKeys } from '../../lib/contract/errors';
 
 let server: TestServer;
@@ -66,6 +68,10 @@ async function works(accessToken: string): Promise<boolean> {
   const { response } = await call({ method: 'GET', url: '/api/users/me', token: accessToken });
   return response.statusCode === 200;
 }
+
+/** Requesters are told apart by their address; each test takes its own. */
+let nextRequester = 1;
+const newRequester = () => `10.77.${Math.floor(nextRequester / 250)}.${(nextRequester++ % 250) + 1}`;
 
 describe('refreshing from two tabs at once', () => {
   it('answers both refreshes of one cookie with the same successor and keeps the session', async () => {
@@ -139,6 +145,110 @@ describe('refreshing from two tabs at once', () => {
     const rotated = await call({ method: 'GET', url: '/papi/login/refresh', cookie });
     await call({ method: 'GET', url: '/papi/login/logout', cookie: refreshCookieOf(rotated.response) as string });
     expect((await call({ method: 'GET', url: '/papi/login/refresh', cookie })).json.statusText).toBe('refresh-token-failed');
+  });
+});
+
+/** Waits for the newest mail of a template to an address in the development outbox. */
+async function mailTo(to: string, template: string) {
+  for (let i = 0; i < 100; i++) {
+    const response = await app.inject({ method: 'GET', url: `/dev/mail.json?to=${encodeURIComponent(to)}` });
+    const { mails } = response.json() as { mails: { template: string; links: string[] }[] };
+    const found = mails.find((mail) => mail.template === template);
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
+describe('password-reset mails', () => {
+  it('answers a known and an unknown address alike, without waiting for the mail', async () => {
+    const account = await createAccount(app);
+    const real = mailerOf(app.fanstage);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    // A mail server that does not answer: the reset answers anyway, as fast as for nobody.
+    const slow: Mailer = {
+      async send(mail) {
+        started += 1;
+        await held;
+        await real.send(mail);
+      },
+    };
+    setMailer(app.fanstage, slow);
+    try {
+      const known = await call({ url: '/papi/login/reset', payload: { email: account.email }, address: newRequester() });
+      const unknown = await call({ url: '/papi/login/reset', payload: { email: `nobody.${account.id}@example.com` }, address: newRequester() });
+      expect(known.response.statusCode).toBe(unknown.response.statusCode);
+      expect(known.response.body).toBe(unknown.response.body);
+      expect(known.json).toEqual({ statusCode: 1 });
+      expect(Object.keys(known.response.headers).sort()).toEqual(Object.keys(unknown.response.headers).sort());
+      for (let i = 0; i < 100 && started === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(started).toBe(1);
+    } finally {
+      release();
+      setMailer(app.fanstage, real);
+    }
+    expect((await mailTo(account.email, 'reset-password'))?.links[0]).toContain('/reset-password/');
+  });
+
+  it('mails one address at most five times an hour, from anywhere', async () => {
+    const account = await createAccount(app);
+    const limit = throttles['reset-mail-address'].limit;
+    for (let i = 0; i < limit; i++) expect((await call({ url: '/papi/login/reset', payload: { email: account.email }, address: newRequester() })).json).toEqual({ statusCode: 1 });
+    const refused = await call({ url: '/papi/login/reset', payload: { email: account.email.toUpperCase() }, address: newRequester() });
+    expect(refused.response.statusCode).toBe(429);
+    expect(refused.json).toEqual({ statusCode: -1, statusText: 'too-many-requests' });
+    // Unknown addresses count the same, so the limit tells nothing about the account.
+    const ghost = `ghost.${account.id}@example.com`;
+    for (let i = 0; i < limit; i++) await call({ url: '/papi/login/reset', payload: { email: ghost }, address: newRequester() });
+    expect((await call({ url: '/papi/login/reset', payload: { email: ghost }, address: newRequester() })).response.statusCode).toBe(429);
+    // Setting the password with a mailed link is no mail, and is not held back.
+    expect((await call({ url: '/papi/login/reset', payload: { hash: 'x'.repeat(43), password: 'a new password' }, address: newRequester() })).json.statusText).toBe('link-expired');
+  });
+
+  it('lets one requester ask for twenty mails an hour, then again once the hour has passed', async () => {
+    const requester = newRequester();
+    const limit = throttles['reset-mail-requester'].limit;
+    for (let i = 0; i < limit; i++) {
+      expect((await call({ url: '/papi/login/reset', payload: { email: `walk.${i}.${requester}@example.com` }, address: requester })).json.statusCode).toBe(1);
+    }
+    const refused = await call({ url: '/papi/login/reset', payload: { email: `walk.last.${requester}@example.com` }, address: requester });
+    expect(refused.response.statusCode).toBe(429);
+    expect(refused.json.statusText).toBe('too-many-requests');
+    expect((await call({ url: '/papi/login/reset', payload: { email: `walk.last.${requester}@example.com` }, address: newRequester() })).json.statusCode).toBe(1);
+    app.fanstage.clock.advance(throttles['reset-mail-requester'].windowMs);
+    expect((await call({ url: '/papi/login/reset', payload: { email: `walk.later.${requester}@example.com` }, address: requester })).json.statusCode).toBe(1);
+  });
+});
+
+describe('e-mail checks', () => {
+  it('answer thirty checks per requester in ten minutes, and ten per address', async () => {
+    const requester = newRequester();
+    const taken = await createAccount(app);
+    const perRequester = throttles['check-email-requester'].limit;
+    for (let i = 0; i < perRequester - 1; i++) {
+      expect((await call({ url: '/papi/check/email', payload: { email: `free.${i}.${requester}@example.com` }, address: requester })).json).toEqual({ statusCode: 1 });
+    }
+    expect((await call({ url: '/papi/check/email', payload: { email: taken.email }, address: requester })).json).toEqual({ statusCode: -1, statusText: 'email-taken' });
+    const refused = await call({ url: '/papi/check/email', payload: { email: `free.more.${requester}@example.com` }, address: requester });
+    expect(refused.response.statusCode).toBe(429);
+    expect(refused.json).toEqual({ statusCode: -1, statusText: 'too-many-requests' });
+
+    const probed = await createAccount(app);
+    const perAddress = throttles['check-email-address'].limit;
+    for (let i = 0; i < perAddress; i++) expect((await call({ url: '/papi/check/email', payload: { email: probed.email }, address: newRequester() })).json.statusText).toBe('email-taken');
+    expect((await call({ url: '/papi/check/email', payload: { email: probed.email }, address: newRequester() })).response.statusCode).toBe(429);
+  });
+
+  it('are pruned once no window looks at them', async () => {
+    await call({ url: '/papi/check/email', payload: { email: 'pruned@example.com' }, address: newRequester() });
+    const rows = () => app.fanstage.db.select().from(throttleEvents).where(eq(throttleEvents.key, 'pruned@example.com'));
+    expect(await rows()).toHaveLength(1);
+    await pruneExpired(app.fanstage, app.fanstage.clock.now().getTime());
+    expect(await rows()).toHaveLength(1);
+    await pruneExpired(app.fanstage, app.fanstage.clock.now().getTime() + 2 * 60 * 60_000);
+    expect(await rows()).toHaveLength(0);
   });
 });
 

@@ -17,9 +17,11 @@ import {
 import type { App, AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
+import { createDetached } from '../../http/detached';
+import { hit } from '../../http/throttle';
 import { createMailer, setMailer } from '../../mail';
 import { registerDevMailRoutes } from '../devmail/routes';
-import { actionTokenMs, refreshCookie, refreshTokenMs } from './domain';
+import { actionTokenMs, normalizeEmail, refreshCookie, refreshTokenMs } from './domain';
 import { authenticate, requireLevel, viewerOf } from './guard';
 import {
   banUser,
@@ -61,6 +63,9 @@ const okResponse = { 200: OkEnvelope } as const;
 const tokenResponse = { 200: BodyEnvelope(AccessTokenBody) } as const;
 
 function registerAuthRoutes(app: App, ctx: AppContext): void {
+  // Closing hooks run last-registered first: the mails in flight finish before the database closes.
+  const detached = createDetached(app.log);
+  app.addHook('onClose', async () => detached.drain());
   const secureCookies = (request: FastifyRequest) => request.protocol === 'https' || ctx.config.publicUrl.startsWith('https://');
 
   const setRefreshCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
@@ -175,8 +180,16 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const body = request.body;
-      if ('hash' in body) await resetPassword(ctx, body.hash, body.password);
-      else await requestPasswordReset(ctx, body.email);
+      if ('hash' in body) {
+        await resetPassword(ctx, body.hash, body.password);
+        return ok;
+      }
+      // Counted for unknown addresses too, so neither the limit nor the answer tells whether
+      // the address has an account; the lookup and the mail run after the answer, so its
+      // timing tells nothing either.
+      await hit(ctx, 'reset-mail-requester', request.ip);
+      await hit(ctx, 'reset-mail-address', normalizeEmail(body.email));
+      detached.run(() => requestPasswordReset(ctx, body.email), 'could not send a password-reset mail');
       return ok;
     },
   );

@@ -4,6 +4,7 @@ import { and, asc, count, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { actionTokens, embedOrigins, loginAttempts, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { pruneThrottleEvents } from '../../http/throttle';
 import { mailerOf } from '../../mail';
 import { isValidEmail } from '../settings/domain';
 import { issueAccessToken } from './guard';
@@ -482,4 +483,5 @@ export async function pruneExpired(ctx: AppContext, now = Date.now()): Promise<v
   await ctx.db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now - loginLimits.windowMs - keepAfterUseMs)));
   await ctx.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, before));
   await ctx.db.delete(actionTokens).where(lt(actionTokens.expiresAt, before));
+  await pruneThrottleEvents(ctx, now);
 }

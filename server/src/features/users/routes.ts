@@ -6,6 +6,8 @@ import { ProfileList, PublicProfile, UserIdParams, UserSourceQuery, WhoToFollowQ
 import { usernameProblem } from '../../../../lib/contract/usernames';
 import type { App, AppContext } from '../../context';
 import { failure, ok, withBody } from '../../http/envelope';
+import { hit } from '../../http/throttle';
+import { normalizeEmail } from '../auth/domain';
 import { withUploadedFile } from '../../http/multipart';
 import { isValidEmail } from '../settings/domain';
 import { whoToFollowDefaults } from './domain';
@@ -178,6 +180,10 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     async (request) => {
       const email = request.body.email.trim();
       if (!isValidEmail(email)) return failure('invalid-email');
+      // Whether an address has an account is worth something to a spammer: a sign-up form's
+      // checks fit well within the limits, a walk through a list of addresses does not.
+      await hit(ctx, 'check-email-requester', request.ip);
+      await hit(ctx, 'check-email-address', normalizeEmail(email));
       return (await service.isEmailTaken(email)) ? failure('email-taken') : ok;
     },
   );
