@@ -24,8 +24,10 @@
  * Rules: a token the server refuses (close 4401) before the first open is refreshed once
  * through the session and the connection tried again; a refused origin (4403) is final. Any
  * other drop reconnects after 2 s. On the site, more than 6 reconnections in a row reload the
- * page; in a widget, reconnections come every 10 s and after 10 of them the socket gives up
- * ('failed') and calls `onFailure`, which the widget reports to its host page. The server pings
+ * page — once the server answers HTTP again (asked every 2 s meanwhile, still 'reconnecting'),
+ * because a reload while it is down lands on the browser's error page, where no script of ours
+ * runs to ever come back. In a widget, reconnections come every 10 s and after 10 of them the
+ * socket gives up ('failed') and calls `onFailure`, which the widget reports to its host page. The server pings
  * every 50 s and gets a `pong`; when nothing at all arrives for twice that, the connection is
  * taken for dead and replaced.
  */
@@ -295,9 +297,10 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       wanted = false;
       batch(() => {
         lastError.value = reason;
-        connectedState.value = 'failed';
+        connectedState.value = 'reconnecting';
+        tryingToReconnect.value = true;
       });
-      reload();
+      reloadOnceReachable(generation);
       return;
     }
     batch(() => {
@@ -308,6 +311,31 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     });
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
     reconnectTimer = setTimeout(open, reconnectMs);
+  }
+
+  /**
+   * Reloads as soon as the server answers below 500; a network failure, or a proxy's 5xx in its
+   * place, mean it is not back yet. The question bypasses the HTTP cache, which would otherwise
+   * answer for a server that is gone (settings are cacheable). A disconnect or a new connect
+   * meanwhile (a logout, say) cancels the reload.
+   */
+  function reloadOnceReachable(asOf: number): void {
+    const settle = (answered: boolean) => {
+      if (asOf !== generation) return;
+      if (answered) {
+        connectedState.value = 'failed';
+        reload();
+        return;
+      }
+      reconnectTimer = setTimeout(() => reloadOnceReachable(asOf), reconnectMs);
+    };
+    globalThis.fetch(client.url('/papi/settings'), { cache: 'no-store' }).then(
+      (response) => {
+        void response.body?.cancel();
+        settle(response.status < 500);
+      },
+      () => settle(false),
+    );
   }
 
   /** Opens the connection; false when nobody is logged in. Calling it while connected does nothing. */

@@ -42,7 +42,8 @@ export class ServerProcess {
       },
     });
     this.child = child;
-    const deadline = Date.now() + 60_000;
+    // The first start seeds the demo content, which takes long on a busy machine.
+    const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
       try {
@@ -53,7 +54,7 @@ export class ServerProcess {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await this.stop();
-    throw new Error(`the server did not answer on ${this.baseUrl} within 60 s`);
+    throw new Error(`the server did not answer on ${this.baseUrl} within 120 s`);
   }
 
   /** A graceful stop (SIGTERM): sockets are closed with 1001, the database is closed. */
