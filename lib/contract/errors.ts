@@ -47,6 +47,7 @@ export const ErrorKeys = [
   'post-scheduled',
   'invalid-price',
   'media-locked',
+  'media-processing-unavailable',
   // money
   'noMoney',
   'idempotency-conflict',

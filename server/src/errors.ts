@@ -46,6 +46,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'post-scheduled': 409,
   'invalid-price': 400,
   'media-locked': 403,
+  'media-processing-unavailable': 503,
   'noMoney': 402,
   'idempotency-conflict': 409,
   'price-changed': 409,

@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { describeMediaTool, mediaTools } from './media/tools';
 
 async function main(): Promise<void> {
   let config;
@@ -20,6 +21,12 @@ async function main(): Promise<void> {
       ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
       : { level: config.logLevel },
   });
+
+  // Which ffmpeg and ffprobe run the uploads, or what to do when none does (docs/server.md).
+  for (const tool of Object.values(mediaTools())) {
+    const report = describeMediaTool(tool);
+    app.log[report.level]({ tool: tool.name, path: tool.path, source: tool.source }, report.message);
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp, { type Sharp } from 'sharp';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import type { MediaPurpose, UploadProblem } from '../../../lib/contract/media';
 import type { AppContext } from '../context';
+import { AppError } from '../errors';
 import { media, type MediaRow } from '../db/schema';
 import { mediaTypeAllowedFor, mediaTypeOfProbe, type ProbedStreams } from '../features/media/domain';
 import { mediaKey } from './images';
 import type { MediaStorage } from './storage';
+import { mediaTools, type MediaToolName } from './tools';
 
 /**
  * The media pipeline: an uploaded picture, video or voice note becomes a media row and its
@@ -183,8 +183,18 @@ function run(file: string, args: string[], options: { timeoutMs: number; maxBuff
   });
 }
 
-export const ffmpegPath = process.env.FFMPEG_PATH?.trim() || ffmpegInstaller.path;
-export const ffprobePath = process.env.FFPROBE_PATH?.trim() || ffprobeInstaller.path;
+// Chosen in tools.ts (FFMPEG_PATH, the PATH, then the npm builds), each checked with -version.
+// With none, the bare name stays here so a call fails plainly, but requireTools() refuses first.
+export const ffmpegPath = mediaTools().ffmpeg.path ?? 'ffmpeg';
+export const ffprobePath = mediaTools().ffprobe.path ?? 'ffprobe';
+
+/**
+ * Videos and voice notes need the tools; without them such an upload is refused with a
+ * message key that says so (503: the server's set-up, not the file), never read as a bad file.
+ */
+function requireTools(...names: MediaToolName[]): void {
+  if (names.some((name) => mediaTools()[name].path === null)) throw new AppError('media-processing-unavailable');
+}
 
 /**
  * Inputs may be read from local files only: a crafted upload must not make ffmpeg fetch
@@ -261,6 +271,7 @@ export async function detectMediaType(file: string): Promise<DetectedMediaType |
   } catch {
     // Not a picture sharp knows; maybe a video or a sound.
   }
+  requireTools('ffprobe');
   const container = videoContainerOf(await readHead(file));
   const probe = await probeFile(file).then(probedStreams, () => null);
   return mediaTypeOfProbe(container, probe);
@@ -272,6 +283,7 @@ export async function detectMediaType(file: string): Promise<DetectedMediaType |
  * and its previews.
  */
 export async function processVideo(file: string, workDir: string, options: ProcessOptions = {}): Promise<ProcessedMedia> {
+  requireTools('ffprobe', 'ffmpeg');
   const container = videoContainerOf(await readHead(file));
   if (container === null) throw new MediaRejection('wrong_media_type');
   const probe = await probeFile(file);
@@ -350,6 +362,7 @@ async function soundSeconds(file: string, demuxer: string, probe: Probe, workDir
  * stops a second past the limit and the re-encoded file is measured again.
  */
 export async function processVoice(file: string, workDir: string): Promise<ProcessedMedia> {
+  requireTools('ffprobe', 'ffmpeg');
   const probe = await probeFile(file);
   const probed = probedStreams(probe);
   if (mediaTypeOfProbe(videoContainerOf(await readHead(file)), probed) !== 'voice') throw new MediaRejection('wrong_media_type');
