@@ -240,6 +240,8 @@ describe('locked media addresses', () => {
 
   it('gives the owner an unlock key, and others none', async () => {
     expect(locked.mediaUnlockHash).toEqual(expect.any(String));
+    // Others see a media only through something showing it to them: here a post.
+    expect((await call('POST', '/api/posts', seller, { text: 'locked', mediaIds: [locked.mediaId] })).json.statusCode).toBe(2);
     const seen = await call('GET', `/api/media/${locked.mediaId}`, fan);
     expect(seen.json.body).toMatchObject({ mediaId: locked.mediaId, mediaPrice: 64, mediaIsOwner: false, mediaUnlockHash: null });
   });

@@ -79,6 +79,15 @@ export function priceKindOf(purposeOrKind: string): PriceKind {
   return purposeOrKind === 'chat' ? 'chatMedia' : 'postMedia';
 }
 
+/**
+ * Whether a price change moves a media to a new hash: from free (its files served to anyone and
+ * cached publicly) to priced. A media still being added (status 5) was never served, and its
+ * files are still to be written under the hash it has.
+ */
+export function needsNewAddress(oldPrice: number, newPrice: number, status: number): boolean {
+  return oldPrice <= 0 && newPrice > 0 && status !== 5;
+}
+
 /** Why a media price is refused: not a step of its list, or priced by someone not (yet) a seller. */
 export function mediaPriceProblem(price: number, purposeOrKind: string, isSeller: boolean): 'invalid-price' | 'verify-required' | null {
   if (!priceSteps[priceKindOf(purposeOrKind)].includes(price)) return 'invalid-price';

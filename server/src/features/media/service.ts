@@ -15,6 +15,8 @@ import { createMediaFromFile, detectMediaType, mediaKeys, newMediaHash } from '.
 import { downloadTo } from '../../media/storage';
 import type { Viewer } from '../auth/guard';
 import { earnedCentsByMedia, mediaViewColumns, toMediaView, unlockedMediaIds } from '../posts/views';
+import { mediaShownTo } from './access';
+import { withPricedMedia } from './pricing';
 import { mediaPriceProblem, servableStatuses, staleUploadMs } from './domain';
 
 /** Where uploads wait in the media storage until `POST /api/media` turns them into media. */
@@ -173,22 +175,18 @@ export function createMediaService(ctx: AppContext) {
 
     async update(viewerId: number, id: number, body: UpdateMediaBody): Promise<MediaView> {
       const row = await ownRow(viewerId, id);
-      const changes: Partial<Pick<MediaRow, 'price' | 'filter' | 'hash'>> = {};
-      if (body.price !== undefined && body.price !== row.price) {
-        await checkPrice(viewerId, body.price, row.kind);
-        changes.price = body.price;
-        if (row.price === 0 && body.price > 0 && row.status !== 5) {
-          // A free media's address may sit in public caches for a year; a price needs an
-          // address nobody has seen, or the original would stay out there unlocked.
-          changes.hash = newMediaHash();
-          await copyFiles(row, changes.hash);
-        }
-      }
-      if (body.filter !== undefined) changes.filter = body.filter;
-      if (Object.keys(changes).length === 0) return viewOf(row, viewerId);
-      const [updated] = await db.update(media).set(changes).where(eq(media.id, row.id)).returning();
-      if (changes.hash !== undefined) for (const key of mediaKeys(row.hash, row.format, row.mediaType)) await ctx.storage.delete(key);
-      return viewOf(updated!, viewerId);
+      if (body.price !== undefined && body.price !== row.price) await checkPrice(viewerId, body.price, row.kind);
+      if ((body.price === undefined || body.price === row.price) && body.filter === undefined) return viewOf(row, viewerId);
+      const updated = await withPricedMedia(ctx, async (tx, price) => {
+        // Locked, so a post pricing the same media at once waits and sees the hash this one leaves.
+        const [locked] = await tx.select().from(media).where(eq(media.id, row.id)).for('update');
+        if (locked === undefined) throw new AppError('not-found');
+        if (body.price !== undefined) await price([locked], body.price);
+        if (body.filter !== undefined) await tx.update(media).set({ filter: body.filter }).where(eq(media.id, row.id));
+        const [fresh] = await tx.select().from(media).where(eq(media.id, row.id));
+        return fresh!;
+      });
+      return viewOf(updated, viewerId);
     },
 
     /** A new media of the same files (under a hash of its own, so its price and unlocks are its own). */
@@ -205,16 +203,19 @@ export function createMediaService(ctx: AppContext) {
       return viewOf(copy!, viewerId);
     },
 
-    /** A media by id: its owner sees it in any state, others only when it is ready. */
-    async view(viewerId: number | null, id: number): Promise<MediaView> {
+    /**
+     * A media by id, for its owner in any state and for others who may see it (`mediaShownTo`);
+     * to anyone else it does not exist, like an unknown id.
+     */
+    async view(viewerId: number, id: number): Promise<MediaView> {
       const [row] = await db
         .select({ ...mediaViewColumns, kind: media.kind })
         .from(media)
-        .where(eq(media.id, id))
+        .where(and(eq(media.id, id), mediaShownTo(viewerId, ctx.clock.now())))
         .limit(1);
-      const isOwner = row !== undefined && viewerId !== null && row.ownerId === viewerId;
-      if (row === undefined || (!isOwner && !servableStatuses.includes(row.status))) throw new AppError('not-found');
-      const unlocked = viewerId !== null && row.price > 0 && (await unlockedMediaIds(ctx, viewerId, [row.id])).has(row.id);
+      if (row === undefined) throw new AppError('not-found');
+      const isOwner = row.ownerId === viewerId;
+      const unlocked = row.price > 0 && (await unlockedMediaIds(ctx, viewerId, [row.id])).has(row.id);
       // What the media has earned is its owner's business alone.
       const earned = isOwner && row.price > 0 ? ((await earnedCentsByMedia(ctx, row.ownerId ?? 0, [row.id])).get(row.id) ?? 0) : 0;
       return toMediaView(row, viewerId, unlocked, ctx.unlockKeys, Date.now(), earned);

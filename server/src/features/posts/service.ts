@@ -9,6 +9,7 @@ import { notifyFollowersOfPost, recordNotification, type Writer } from '../notif
 import { timelineFanOutLimit } from '../notifications/domain';
 import { profileColumns } from '../users/service';
 import { toPublicProfile } from '../users/domain';
+import { withPricedMedia, type PricedMedia } from '../media/pricing';
 import { notBlockedWith, postDoesntExist, visiblePost } from './access';
 import { normaliseText, parseHashtags, planPrice, planSchedule } from './domain';
 import { loadPosts } from './views';
@@ -34,10 +35,10 @@ export function createPostService(ctx: AppContext) {
    * Checks the media of a new post inside its transaction and locks them, so two posts sent
    * at once cannot both take the same picture.
    */
-  async function claimMedia(tx: Writer, ownerId: number, mediaIds: readonly number[]): Promise<void> {
-    if (mediaIds.length === 0) return;
+  async function claimMedia(tx: Writer, ownerId: number, mediaIds: readonly number[]): Promise<PricedMedia[]> {
+    if (mediaIds.length === 0) return [];
     const rows = await tx
-      .select({ id: media.id, ownerId: media.ownerId, kind: media.kind, status: media.status })
+      .select({ id: media.id, ownerId: media.ownerId, kind: media.kind, status: media.status, hash: media.hash, format: media.format, mediaType: media.mediaType, price: media.price })
       .from(media)
       .where(inArray(media.id, [...mediaIds]))
       .for('update');
@@ -51,6 +52,7 @@ export function createPostService(ctx: AppContext) {
       .where(and(inArray(postMedia.mediaId, [...mediaIds]), isNull(posts.deletedAt)))
       .limit(1);
     if (taken.length > 0) throw errors.invalidRequest({ location: 'body', field: 'mediaIds', reason: 'in-use', value: taken[0]!.mediaId });
+    return rows;
   }
 
   /** `newPost` to the author's most recent followers (as many as get the timeline notification). */
@@ -92,8 +94,8 @@ export function createPostService(ctx: AppContext) {
       const price = planPrice(body.price, author.isSeller, mediaIds.length > 0);
       if ('problem' in price) throw new AppError('invalid-price');
 
-      const postId = await db.transaction(async (tx) => {
-        await claimMedia(tx, viewerId, mediaIds);
+      const postId = await withPricedMedia(ctx, async (tx, priceMedia) => {
+        const claimed = await claimMedia(tx, viewerId, mediaIds);
         const [created] = await tx
           .insert(posts)
           .values({ userId: viewerId, text, startDate: schedule.startDate, publishedAt: schedule.publishedAt, createdAt: new Date(now) })
@@ -101,7 +103,7 @@ export function createPostService(ctx: AppContext) {
         const id = created!.id;
         if (mediaIds.length > 0) {
           await tx.insert(postMedia).values(mediaIds.map((mediaId, position) => ({ postId: id, mediaId, position })));
-          if (price.price !== null) await tx.update(media).set({ price: price.price }).where(inArray(media.id, mediaIds));
+          if (price.price !== null) await priceMedia(claimed, price.price);
         }
         await replaceHashtags(tx, id, text, schedule.publishedAt);
         // Scheduled posts count from the start: they are the author's posts, shown to them.
