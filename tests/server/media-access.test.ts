@@ -239,6 +239,36 @@ describe('a media that becomes priced moves to a new address', () => {
     await movedAndLocked(inChat.mediaHash, pricedChat.json.body, 48);
   });
 
+  it('leaves nothing half moved when the storage fails mid-way: the post is not made, the media keep their free addresses', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const first = await createMedia(creator);
+    const second = await createMedia(creator);
+    const storage = app.fanstage.storage;
+    const copy = storage.copy;
+    const copied: string[] = [];
+    let answer: Awaited<ReturnType<typeof call>>;
+    // A disk that fills up once the first media's files were copied: a fault the real storage cannot be made to have.
+    storage.copy = async (from, to) => {
+      if (from.includes(second.mediaHash)) throw new Error('disk full');
+      copied.push(to);
+      return copy.call(storage, from, to);
+    };
+    try {
+      answer = await call('POST', '/api/posts', creator, { text: 'paid', mediaIds: [first.mediaId, second.mediaId], price: 64 });
+    } finally {
+      storage.copy = copy;
+    }
+    expect(answer.status).toBe(500);
+    expect(copied.length).toBeGreaterThan(0);
+    for (const key of copied) expect(await storage.exists(key), key).toBe(false);
+    for (const picture of [first, second]) {
+      expect((await mediaById(picture.mediaId, creator)).json.body).toMatchObject({ mediaHash: picture.mediaHash, mediaPrice: 0 });
+      expect((await file(picture.mediaHash)).statusCode).toBe(200);
+    }
+    const [count] = await app.fanstage.db.select({ n: users.postsCount }).from(users).where(eq(users.id, creator.id));
+    expect(count!.n).toBe(0);
+  });
+
   it('a chat media priced at upload has an address that never served it free', async () => {
     const creator = await createAccount(app, { seller: true });
     const fan = await createAccount(app);
