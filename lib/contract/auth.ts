@@ -76,8 +76,36 @@ export interface AccessTokenClaims {
 }
 
 /** POST /api/embed/code: the sign-in popup asks for a code for the widget's page. */
-export const EmbedCodeBody = Type.Object({ origin: Type.String({ maxLength: 300 }) });
+export const EmbedCodeBody = Type.Object({
+  origin: Type.String({ maxLength: 300 }),
+  /** The fan pressed Allow in the popup: remember the consent for this origin. */
+  allow: Type.Optional(Type.Boolean()),
+});
 export type EmbedCodeBody = Static<typeof EmbedCodeBody>;
+
+/** A site (an origin), in the popup's question and in the list of allowed sites. */
+export const EmbedOriginQuery = Type.Object({ origin: Type.String({ minLength: 1, maxLength: 300 }) });
+export type EmbedOriginQuery = Static<typeof EmbedOriginQuery>;
+
+/** What the sign-in popup needs to decide whether to ask the fan. */
+export const EmbedConsentState = Type.Object({
+  origin: Type.String(),
+  /** The platform's own origin: no question asked. */
+  platform: Type.Boolean(),
+  /** The fan allowed this site before (or it is the platform). */
+  allowed: Type.Boolean(),
+  /** Creators who listed this site for their widgets, shown to help the fan decide (at most 5). */
+  listedBy: Type.Array(Type.Object({ username: Type.String(), displayName: Type.String() })),
+});
+export type EmbedConsentState = Static<typeof EmbedConsentState>;
+
+/** A site the fan allowed to use their account through widgets. */
+export const EmbedConsent = Type.Object({
+  origin: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.String({ format: 'date-time' }),
+});
+export type EmbedConsent = Static<typeof EmbedConsent>;
 
 /** A one-time code, valid for 60 seconds on the origin it was issued for. */
 export const EmbedCode = Type.Object({ code: Type.String(), expiresIn: Type.Integer() });

@@ -31,6 +31,11 @@ export const ErrorKeys = [
   'invalid-code',
   'weak-password',
   'wrong-password',
+  // trust: widget sessions and the origins they run on
+  'widget-scope',
+  'origin-not-allowed',
+  'consent-required',
+  'embed-origins-not-allowed',
   // profiles and the social graph
   'cannot-target-self',
   'must_be_18',

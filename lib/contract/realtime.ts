@@ -33,7 +33,7 @@ export type CallMessageType =
   | 'viewFrame';
 
 /** Why the server asks a client to log out (`beforeLogout`). */
-export type LogoutReason = 'admin-blocked' | 'account-deleted' | 'disconnected-password';
+export type LogoutReason = 'admin-blocked' | 'account-deleted' | 'disconnected-password' | 'widget-consent-revoked';
 
 /** What the server sends. */
 export type ServerMessage =

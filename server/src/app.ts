@@ -16,8 +16,8 @@ import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
 import { DiskStorage, openS3Storage, type MediaStorage } from './media/storage';
 import { createUnlockKeys } from './media/unlock-keys';
-import { API_VERSION, registerHttpConventions } from './http/hooks';
-import { createOriginPolicy } from './http/origins';
+import { API_VERSION, answerFrameworkError, registerHttpConventions } from './http/hooks';
+import { sourceOfHeaders } from './http/origins';
 import { registerSettingsRoutes } from './features/settings/routes';
 import { ensureGiftCatalogue } from './features/gifts/service';
 import { registerGiftRoutes } from './features/gifts/routes';
@@ -81,6 +81,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.nodeEnv === 'production',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
+    // Bad URLs Fastify refuses before routing get the envelope too.
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox checks bodies strictly (a number is not a string) and converts query strings
   // and path parameters, which always arrive as text.
@@ -143,12 +145,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  // Widgets call the API from partners' pages. Only origins the platform knows get CORS
-  // headers: its own, CORS_ORIGINS, and the origins creators listed for their widgets;
-  // the browser keeps every other page out. Static paths keep the same-origin default.
-  const originPolicy = createOriginPolicy(ctx);
+  // Trust by origin (server/src/http/origins.ts): the platform's pages get credentialed CORS,
+  // every other page the public tier — `*` without credentials. A widget on such a page calls
+  // with a bearer token bound to its origin, which the guard checks; cookies never cross.
   const apiCors = {
-    credentials: true,
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language'],
     exposedHeaders: ['Apiversion', 'Language'],
@@ -164,10 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         callback(null, { origin: false });
         return;
       }
-      originPolicy.isAllowed(origin).then(
-        (allowed) => callback(null, allowed ? { ...apiCors, origin } : { origin: false }),
-        (error: Error) => callback(error),
-      );
+      const source = sourceOfHeaders(config, request.headers, request.protocol);
+      callback(null, source.platform ? { ...apiCors, origin, credentials: true } : { ...apiCors, origin: '*', credentials: false });
     },
   });
 
@@ -192,7 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSubscriptionRoutes(app, ctx, jobs);
   registerChatRoutes(app, ctx);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
-  realtime.start(ctx, app.server, originPolicy);
+  realtime.start(ctx, app.server);
   // Timers only where the server really serves; tests run jobs themselves.
   if (config.nodeEnv !== 'test') {
     app.addHook('onReady', async () => jobs.start());

@@ -269,7 +269,26 @@ describe('headers', () => {
     expect(failure.headers.language).toBe('cs');
   });
 
-  it('lets pages on origins a creator listed call the API with credentials and read the headers', async () => {
+  it('answers public reads to any page with a wildcard and no credentials, and lets widgets send their token', async () => {
+    const origin = 'https://stranger.example';
+    const response = await app.inject({ method: 'GET', url: '/papi/users/lucy.rivers', headers: { origin } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(String(response.headers['access-control-expose-headers'])).toMatch(/Apiversion/);
+    expect(String(response.headers['access-control-expose-headers'])).toMatch(/Language/);
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/users/follow',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,apiversion,language' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
+  });
+
+  it('never gives a listed partner origin credentials: cookies are for the platform alone', async () => {
     const origin = 'https://partner.example';
     const creator = await createAccount(app, { seller: true });
     const listed = await app.inject({
@@ -279,30 +298,13 @@ describe('headers', () => {
       payload: { embedOrigins: [origin] },
     });
     expect(listed.json().statusCode).toBe(2);
-
-    const response = await app.inject({ method: 'GET', url: '/papi/users/lucy.rivers', headers: { origin } });
-    expect(response.headers['access-control-allow-origin']).toBe(origin);
-    expect(response.headers['access-control-allow-credentials']).toBe('true');
-    expect(String(response.headers['access-control-expose-headers'])).toMatch(/Apiversion/);
-    expect(String(response.headers['access-control-expose-headers'])).toMatch(/Language/);
-    const preflight = await app.inject({
-      method: 'OPTIONS',
-      url: '/papi/check/username',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,apiversion,language' },
-    });
-    expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers['access-control-allow-origin']).toBe(origin);
-    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('apiversion');
-  });
-
-  it('gives pages on origins nobody listed no CORS headers, so browsers keep them out', async () => {
-    const response = await app.inject({ method: 'GET', url: '/papi/users/lucy.rivers', headers: { origin: 'https://stranger.example' } });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    const response = await app.inject({ method: 'GET', url: '/papi/login/refresh', headers: { origin } });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(response.json()).toEqual({ statusCode: -1, statusText: 'origin-not-allowed' });
   });
 
-  it('allows the partner origins of CORS_ORIGINS and the platform origin', async () => {
+  it('treats the operator\'s CORS_ORIGINS and the platform origin as the platform, with credentials', async () => {
     const config = app.fanstage.config;
     const partner = 'https://shop.partner.example';
     config.corsOrigins.push(partner);

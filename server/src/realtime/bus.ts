@@ -5,7 +5,7 @@ import type { LogoutReason, ServerMessage } from '../../../lib/contract/realtime
 /** What travels between nodes: a delivery to people's sockets, or a forced logout. */
 export type BusEvent =
   | { kind: 'deliver'; userIds: number[]; message: ServerMessage; except?: string }
-  | { kind: 'logout'; userId: number; reason: LogoutReason; keepSessionFamily?: string };
+  | { kind: 'logout'; userId: number; reason: LogoutReason; keepSessionFamily?: string; onlyOrigin?: string };
 
 interface Envelope {
   /** The node that published it; that node delivered locally already. */

@@ -15,7 +15,8 @@ import { createPostService } from '../features/posts/service';
 import { verifyAccessToken } from '../features/auth/guard';
 import { createNotificationService, recordProfileVisit } from '../features/notifications/service';
 import { createPaymentService } from '../features/payments/service';
-import type { OriginPolicy } from '../http/origins';
+import { sourceOfHeaders } from '../http/origins';
+import { findUnsafeText } from '../http/input-bounds';
 import { createRedisBus, type Bus, type BusEvent } from './bus';
 
 /** What features use to reach people's open sockets, on this node and (with Redis) every other. */
@@ -24,9 +25,10 @@ export interface RealtimePublisher {
   publish(userIds: number | readonly number[], message: ServerMessage, options?: { except?: string }): void;
   /**
    * Sends `beforeLogout` to the user's sockets and closes them. Sockets opened by the session
-   * family `keepSessionFamily` (the session that changed the password) stay.
+   * family `keepSessionFamily` (the session that changed the password) stay. With
+   * `onlyOrigin`, only the widget sessions bound to that origin are closed.
    */
-  logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null): void;
+  logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null, onlyOrigin?: string): void;
   /** Sends each user their fresh badge counts (`updateCount`: notifications, chats, reactions). */
   publishCounts(userIds: readonly number[]): Promise<void>;
   /** Sends each user their fresh `Balance` (`amountChange`); call after the transfer committed. */
@@ -48,7 +50,7 @@ export interface Realtime extends RealtimePublisher {
   /** This node's id; messages on the bus carry it so nobody delivers twice. */
   readonly nodeId: string;
   /** Starts answering `GET /ws/` upgrades on the HTTP server. */
-  start(ctx: AppContext, server: Server, originPolicy: OriginPolicy): void;
+  start(ctx: AppContext, server: Server): void;
   /** Closes every socket (1001) and stops listening; the bus is closed by `close`. */
   closeSockets(): void;
   close(): Promise<void>;
@@ -113,6 +115,8 @@ interface Connection {
   key: string;
   userId: number;
   sessionFamily: string | null;
+  /** The origin a widget session's token is bound to; null for the platform's sessions. */
+  origin: string | null;
   socket: WebSocket;
   /** Pings sent and not answered yet. */
   missed: number;
@@ -161,11 +165,12 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     }
   }
 
-  function logoutLocally(userId: number, reason: LogoutReason, keep?: string): void {
+  function logoutLocally(userId: number, reason: LogoutReason, keep?: string, onlyOrigin?: string): void {
     const connections = byUser.get(userId);
     if (connections === undefined) return;
     for (const connection of [...connections]) {
       if (keep !== undefined && connection.sessionFamily === keep) continue;
+      if (onlyOrigin !== undefined && connection.origin !== onlyOrigin) continue;
       send(connection, { type: 'beforeLogout', reason });
       connection.socket.close(CloseCodes.unauthorized, reason);
       forget(connection);
@@ -174,7 +179,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
 
   function applyLocally(event: BusEvent): void {
     if (event.kind === 'deliver') deliverLocally(event.userIds, event.message, event.except);
-    else logoutLocally(event.userId, event.reason, event.keepSessionFamily);
+    else logoutLocally(event.userId, event.reason, event.keepSessionFamily, event.onlyOrigin);
   }
 
   /** Whether anyone could receive a message for the user: always with other nodes, else only local sockets. */
@@ -196,10 +201,16 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       deliverLocally(userIds, message, publishOptions?.except);
       bus?.publish({ kind: 'deliver', userIds, message, ...(publishOptions?.except === undefined ? {} : { except: publishOptions.except }) });
     },
-    logout(userId, reason, keepSessionFamily) {
+    logout(userId, reason, keepSessionFamily, onlyOrigin) {
       const keep = keepSessionFamily ?? undefined;
-      logoutLocally(userId, reason, keep);
-      bus?.publish({ kind: 'logout', userId, reason, ...(keep === undefined ? {} : { keepSessionFamily: keep }) });
+      logoutLocally(userId, reason, keep, onlyOrigin);
+      bus?.publish({
+        kind: 'logout',
+        userId,
+        reason,
+        ...(keep === undefined ? {} : { keepSessionFamily: keep }),
+        ...(onlyOrigin === undefined ? {} : { onlyOrigin }),
+      });
     },
     async publishCounts(userIds) {
       if (ctx === undefined) return;
@@ -330,6 +341,13 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       return;
     }
     const fields = message as Record<string, unknown>;
+    // The same rule as HTTP bodies: no NUL or unpaired surrogate reaches a handler or the database.
+    if (findUnsafeText(fields) !== null) {
+      const msgId = typeof fields.msgId === 'string' && fields.msgId.length <= 64 && findUnsafeText(fields.msgId) === null ? fields.msgId : undefined;
+      const ref = typeof fields.type === 'string' && findUnsafeText(fields.type) === null ? fields.type.slice(0, 40) : undefined;
+      send(connection, { type: 'error', statusText: 'invalid-request', ...(ref === undefined ? {} : { ref }), ...(msgId === undefined ? {} : { msgId }) });
+      return;
+    }
     switch (fields.type) {
       case 'ping':
         send(connection, { type: 'pong', ts: typeof fields.ts === 'number' && Number.isFinite(fields.ts) ? fields.ts : Date.now() });
@@ -339,7 +357,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       case 'eventMessage': {
         const target = fields.userId;
         const event = fields.event;
-        if (typeof event !== 'string' || !clientEvents.has(event) || typeof target !== 'number' || !Number.isSafeInteger(target) || target <= 0) {
+        if (typeof event !== 'string' || !clientEvents.has(event) || !isUserId(target)) {
           send(connection, { type: 'error', statusText: 'invalid-request', ref: 'eventMessage' });
           return;
         }
@@ -369,9 +387,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     }
   }
 
-  function accept(socket: WebSocket, userId: number, sessionFamily: string | null): void {
+  function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection: Connection = { key: `${nodeId}:${counter}`, userId, sessionFamily, socket, missed: 0, tokens: burst, lastRefill: Date.now(), refused: 0 };
+    const connection: Connection = { key: `${nodeId}:${counter}`, userId, sessionFamily, origin, socket, missed: 0, tokens: burst, lastRefill: Date.now(), refused: 0 };
     let set = byUser.get(userId);
     if (set === undefined) {
       set = new Set();
@@ -397,7 +415,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     send(connection, { type: 'hello', userId, serverTime: Date.now() });
   }
 
-  async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, policy: OriginPolicy): Promise<void> {
+  async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== realtimePath && url.pathname !== '/ws') {
       refuseUpgrade(socket, 404, 'Not Found');
@@ -407,12 +425,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       refuseUpgrade(socket, 503, 'Service Unavailable');
       return;
     }
-    // Browsers always send Origin; a page of an origin the platform does not know is kept out.
-    const origin = request.headers.origin;
-    if (origin !== undefined && !(await policy.isAllowed(origin))) {
-      refuseUpgrade(socket, 403, 'Forbidden');
-      return;
-    }
+    // Browsers always send Origin. The platform's pages may use any of the user's tokens; any
+    // other page only a widget token bound to that very origin (checked once the token is read).
+    const source = sourceOfHeaders(ctx!.config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
     const token = url.searchParams.get('token');
     let verified: Awaited<ReturnType<typeof verifyAccessToken>> | null = null;
     if (token !== null && token !== '') {
@@ -422,11 +437,15 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         verified = null;
       }
     }
+    if (!source.platform && verified !== null && verified.viewer.origin !== source.origin) {
+      refuseUpgrade(socket, 403, 'Forbidden');
+      return;
+    }
     if (socket.destroyed || wss === undefined) return;
     wss.handleUpgrade(request, socket, head, (ws) => {
       // Refused after the handshake, so the browser sees the code and refreshes its token.
       if (verified === null || closing) ws.close(verified === null ? CloseCodes.unauthorized : CloseCodes.goingAway, verified === null ? 'unauthorized' : 'closing');
-      else accept(ws, verified.viewer.id, verified.sessionFamily);
+      else accept(ws, verified.viewer.id, verified.sessionFamily, verified.viewer.origin);
     });
   }
 
@@ -448,13 +467,13 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   return {
     nodeId,
     ...publisher,
-    start(appCtx, server, policy) {
+    start(appCtx, server) {
       ctx = appCtx;
       chat = createChatSocket(appCtx, log);
       wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, clientTracking: false });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', () => socket.destroy());
-        onUpgrade(request, socket, head, policy).catch((error: unknown) => {
+        onUpgrade(request, socket, head).catch((error: unknown) => {
           log.warn({ err: error }, 'realtime: upgrade failed');
           socket.destroy();
         });

@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { users } from '../../db/schema';
+import { embedConsents, users } from '../../db/schema';
 import { AppError } from '../../errors';
+import { sourceOf } from '../../http/origins';
+import { widgetMayCall } from './scope';
 
 /** Who is calling: set by `authenticate` or `optionalViewer`, null for visitors. */
 export interface Viewer {
@@ -11,6 +13,20 @@ export interface Viewer {
   /** 0 member, 3 VIP, 100 support, 500 admin (SPEC §6). */
   level: number;
   emailVerified: boolean;
+  /**
+   * `full` for the platform's own sessions; `widget` for a session a fan allowed a site to
+   * have: bound to `origin` and limited to the widget actions of ./scope.ts.
+   */
+  scope: 'full' | 'widget';
+  /** The page origin a widget session is bound to; null for full sessions. */
+  origin: string | null;
+}
+
+/** What binds a widget session: the site's origin and the fan's consent behind it. */
+export interface WidgetBinding {
+  origin: string;
+  /** Null only for the platform's own origin, which needs no consent. */
+  consentId: number | null;
 }
 
 declare module 'fastify' {
@@ -35,11 +51,19 @@ function keyOf(ctx: AppContext): Uint8Array {
 
 /**
  * A signed access token for the user. `sessionFamily` (the refresh-token family it was issued
- * with, claim `sid`) lets a password change keep the session that made it.
+ * with, claim `sid`) lets a password change keep the session that made it. A widget session's
+ * token carries its binding: `scp: 'widget'`, the origin (`org`) and the consent (`cid`).
  */
-export async function issueAccessToken(ctx: AppContext, userId: number, sessionFamily?: string): Promise<string> {
+export async function issueAccessToken(ctx: AppContext, userId: number, sessionFamily?: string, binding?: WidgetBinding | null): Promise<string> {
   const now = Date.now();
-  return new SignJWT(sessionFamily === undefined ? { userId } : { userId, sid: sessionFamily })
+  const claims: Record<string, unknown> = { userId };
+  if (sessionFamily !== undefined) claims.sid = sessionFamily;
+  if (binding) {
+    claims.scp = 'widget';
+    claims.org = binding.origin;
+    if (binding.consentId !== null) claims.cid = binding.consentId;
+  }
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     // Millisecond precision (NumericDate may be fractional), so a session revoked now refuses
     // tokens issued before it yet accepts a login a moment later in the same second.
@@ -68,6 +92,15 @@ export function sessionFamilyOf(request: FastifyRequest): string | null {
 
 async function authenticateRequest(request: FastifyRequest, token: string): Promise<void> {
   const { viewer, sessionFamily } = await verifyAccessToken(request.server.fanstage, token);
+  const source = sourceOf(request);
+  if (viewer.scope === 'widget') {
+    // A widget token works only on the page it was granted to, and only for widget actions.
+    if (source.origin !== null && source.origin !== viewer.origin) throw new AppError('origin-not-allowed');
+    if (!widgetMayCall(request.method, request.routeOptions.url ?? '')) throw new AppError('widget-scope');
+  } else if (!source.platform) {
+    // The platform's own session is never usable from another page, even if its token leaked there.
+    throw new AppError('origin-not-allowed');
+  }
   request.viewer = viewer;
   if (sessionFamily !== null) sessionFamilies.set(request, sessionFamily);
 }
@@ -77,6 +110,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   let userId: number;
   let issuedAt: number;
   let sessionFamily: string | null;
+  let binding: { origin: string; consentId: number | null } | null = null;
   try {
     // The algorithm is pinned: a token announcing `none` or an asymmetric algorithm is refused
     // before its signature is even looked at.
@@ -85,9 +119,18 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     userId = payload.userId;
     issuedAt = payload.iat;
     sessionFamily = typeof payload.sid === 'string' ? payload.sid : null;
+    if (payload.scp !== undefined) {
+      if (payload.scp !== 'widget' || typeof payload.org !== 'string') throw unauthorized();
+      const cid = payload.cid;
+      if (cid !== undefined && (typeof cid !== 'number' || !Number.isSafeInteger(cid))) throw unauthorized();
+      binding = { origin: payload.org, consentId: typeof cid === 'number' ? cid : null };
+    }
   } catch {
     throw unauthorized();
   }
+  const consentId = binding?.consentId ?? null;
+  // A widget token is as good as the fan's consent behind it: revoking the consent (deleting
+  // its row) ends the session at once, in the same query that loads the account.
   const [user] = await ctx.db
     .select({
       id: users.id,
@@ -96,13 +139,23 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
       bannedAt: users.bannedAt,
       deletedAt: users.deletedAt,
       tokensValidAfter: users.tokensValidAfter,
+      consentId: embedConsents.id,
     })
     .from(users)
+    .leftJoin(embedConsents, and(eq(embedConsents.id, consentId ?? -1), eq(embedConsents.userId, users.id)))
     .where(eq(users.id, userId))
     .limit(1);
   if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw unauthorized();
   if (user.tokensValidAfter !== null && issuedAt * 1000 < user.tokensValidAfter.getTime()) throw unauthorized();
-  return { viewer: { id: user.id, level: user.level, emailVerified: user.emailVerified }, sessionFamily };
+  if (consentId !== null && user.consentId === null) throw unauthorized();
+  const viewer: Viewer = {
+    id: user.id,
+    level: user.level,
+    emailVerified: user.emailVerified,
+    scope: binding === null ? 'full' : 'widget',
+    origin: binding?.origin ?? null,
+  };
+  return { viewer, sessionFamily };
 }
 
 /** preHandler of routes that need a logged-in viewer: `{ preHandler: authenticate }`. */

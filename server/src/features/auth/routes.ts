@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
+import { Type } from 'typebox';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import {
   AccessTokenBody,
@@ -8,7 +9,10 @@ import {
   ActionResult,
   EmbedCode,
   EmbedCodeBody,
+  EmbedConsent,
+  EmbedConsentState,
   EmbedExchangeBody,
+  EmbedOriginQuery,
   LoginBody,
   RefreshBody,
   ResetBody,
@@ -19,6 +23,7 @@ import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
 import { createDetached } from '../../http/detached';
 import { hit } from '../../http/throttle';
+import { creatorsListing, platformOnly, sourceOf } from '../../http/origins';
 import { createMailer, setMailer } from '../../mail';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, normalizeEmail, refreshCookie, refreshTokenMs } from './domain';
@@ -26,8 +31,13 @@ import { authenticate, requireLevel, viewerOf } from './guard';
 import {
   banUser,
   confirmAction,
+  embedConsentState,
   exchangeEmbedCode,
   issueEmbedCode,
+  listEmbedConsents,
+  listedEmbedOrigins,
+  removeEmbedOrigin,
+  revokeEmbedConsent,
   login,
   logout,
   pruneExpired,
@@ -89,6 +99,7 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/papi/signup',
     {
+      preHandler: platformOnly,
       schema: {
         tags: ['auth'],
         summary: 'Create an account; 1 created (log in next), -2 email-taken, -5 username-taken, -1 other keys',
@@ -105,6 +116,8 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/papi/login',
     {
+      // The platform's own pages only: a widget signs in through the popup and a code.
+      preHandler: platformOnly,
       schema: {
         tags: ['auth'],
         summary: 'Log in: an access token, and a refresh token in the fs_refresh cookie (or the body with tokenInBody)',
@@ -127,7 +140,7 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     '/papi/login/refresh',
-    { schema: { tags: ['auth'], summary: 'Rotate the refresh token of the fs_refresh cookie', response: tokenResponse } },
+    { preHandler: platformOnly, schema: { tags: ['auth'], summary: 'Rotate the refresh token of the fs_refresh cookie', response: tokenResponse } },
     async (request, reply) => {
       const token = request.cookies[refreshCookie.name];
       if (token === undefined || token === '') throw refreshFailed();
@@ -145,12 +158,19 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     {
       schema: { tags: ['auth'], summary: 'Rotate a refresh token sent in the body (embedded widgets)', body: RefreshBody, response: tokenResponse },
     },
-    async (request, reply) => answerSession(request, reply, await refreshSession(ctx, request.body.refreshToken, request.headers['user-agent']), true),
+    async (request, reply) => {
+      // A widget session is refreshed from its own site (or by a client that sends no Origin);
+      // the platform's own sessions only from the platform.
+      const source = sourceOf(request);
+      const accepts = (origin: string | null) => (origin === null ? source.platform : source.origin === null || source.origin === origin);
+      return answerSession(request, reply, await refreshSession(ctx, request.body.refreshToken, request.headers['user-agent'], { accepts }), true);
+    },
   );
 
   app.get(
     '/papi/login/logout',
-    { schema: { tags: ['auth'], summary: 'Log out: revoke the session of the fs_refresh cookie and clear it', response: okResponse } },
+    // Another site cannot log the fan out of the platform with the cookie.
+    { preHandler: platformOnly, schema: { tags: ['auth'], summary: 'Log out: revoke the session of the fs_refresh cookie and clear it', response: okResponse } },
     async (request, reply) => {
       const token = request.cookies[refreshCookie.name];
       if (token !== undefined && token !== '') await logout(ctx, token);
@@ -171,6 +191,7 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/papi/login/reset',
     {
+      preHandler: platformOnly,
       schema: {
         tags: ['auth'],
         summary: '{email}: mail a reset link if the account exists (always 1); {hash, password}: set the password and end every session',
@@ -236,22 +257,100 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
+  app.get(
+    '/api/admin/embed-origins',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['admin'],
+        summary: 'Every site creators listed for their widgets, with who listed it (level 500)',
+        response: { 200: BodyEnvelope(Type.Array(Type.Object({ origin: Type.String(), userId: Type.Integer(), username: Type.String() }))) },
+      },
+    },
+    async (request) => {
+      requireLevel(request, 500);
+      return withBody(await listedEmbedOrigins(ctx));
+    },
+  );
+
+  app.delete(
+    '/api/admin/embed-origins',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['admin'],
+        summary: "Take a listed site off every creator's list, or one creator's with userId (level 500)",
+        querystring: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 300 }), userId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })) }),
+        response: okResponse,
+      },
+    },
+    async (request) => {
+      requireLevel(request, 500);
+      await removeEmbedOrigin(ctx, request.query.origin, request.query.userId);
+      return ok;
+    },
+  );
+
+  app.get(
+    '/api/embed/consent',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether the fan allowed a site to use their account through widgets (the sign-in popup asks when not), and which creators list it',
+        querystring: EmbedOriginQuery,
+        response: { 200: BodyEnvelope(EmbedConsentState) },
+      },
+    },
+    async (request) => {
+      const state = await embedConsentState(ctx, viewerOf(request).id, request.query.origin);
+      return withBody({ ...state, listedBy: state.platform ? [] : await creatorsListing(ctx, state.origin) });
+    },
+  );
+
   app.post(
     '/api/embed/code',
     {
       preHandler: authenticate,
       schema: {
         tags: ['auth'],
-        summary: 'A one-time sign-in code for a widget on an allowed origin (called by the /embed/login popup)',
+        summary:
+          'A one-time sign-in code for a widget on a site the fan allowed (`allow: true` records the consent); -1 consent-required otherwise. Called by the /embed/login popup',
         body: EmbedCodeBody,
         response: { 200: BodyEnvelope(EmbedCode) },
       },
     },
     async (request) =>
       withBody({
-        code: await issueEmbedCode(ctx, viewerOf(request).id, request.body.origin),
+        code: await issueEmbedCode(ctx, viewerOf(request).id, request.body.origin, request.body.allow === true),
         expiresIn: actionTokenMs['embed-login'] / 1000,
       }),
+  );
+
+  app.get(
+    '/api/embed/consents',
+    {
+      preHandler: authenticate,
+      schema: { tags: ['auth'], summary: 'The sites the fan allowed to use their account through widgets', response: { 200: BodyEnvelope(Type.Array(EmbedConsent)) } },
+    },
+    async (request) => withBody(await listEmbedConsents(ctx, viewerOf(request).id)),
+  );
+
+  app.delete(
+    '/api/embed/consents',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: "Take a site's permission back: its widget sessions end at once; -1 not-found when it had none",
+        querystring: EmbedOriginQuery,
+        response: okResponse,
+      },
+    },
+    async (request) => {
+      await revokeEmbedConsent(ctx, viewerOf(request).id, request.query.origin);
+      return ok;
+    },
   );
 
   app.post(

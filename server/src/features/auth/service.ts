@@ -1,13 +1,14 @@
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { actionTokens, embedOrigins, loginAttempts, refreshTokens, users } from '../../db/schema';
+import { actionTokens, embedConsents, embedOrigins, loginAttempts, refreshTokens, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { pruneThrottleEvents } from '../../http/throttle';
 import { mailerOf } from '../../mail';
+import { isPlatformOrigin } from '../../http/origins';
 import { isValidEmail } from '../settings/domain';
-import { issueAccessToken } from './guard';
+import { issueAccessToken, type WidgetBinding } from './guard';
 import {
   actionTokenMs,
   loginLimits,
@@ -235,9 +236,17 @@ export interface Session {
   accessToken: string;
   refreshToken: string;
   familyId: string;
+  /** The origin a widget session is bound to; null for the platform's own sessions. */
+  origin: string | null;
 }
 
-async function issueRefreshToken(ctx: AppContext, userId: number, familyId: string, userAgent: string | undefined): Promise<string> {
+async function issueRefreshToken(
+  ctx: AppContext,
+  userId: number,
+  familyId: string,
+  userAgent: string | undefined,
+  binding: WidgetBinding | null = null,
+): Promise<string> {
   const token = randomToken();
   await ctx.db.insert(refreshTokens).values({
     userId,
@@ -245,14 +254,17 @@ async function issueRefreshToken(ctx: AppContext, userId: number, familyId: stri
     tokenHash: tokenHash(token),
     expiresAt: new Date(Date.now() + refreshTokenMs),
     userAgent: userAgent?.slice(0, 300) ?? null,
+    origin: binding?.origin ?? null,
+    consentId: binding?.consentId ?? null,
   });
   return token;
 }
 
-export async function startSession(ctx: AppContext, userId: number, userAgent?: string): Promise<Session> {
+/** A new session: the platform's own, or with `binding` a widget session on a site the fan allowed. */
+export async function startSession(ctx: AppContext, userId: number, userAgent?: string, binding: WidgetBinding | null = null): Promise<Session> {
   const familyId = randomUUID();
-  const refreshToken = await issueRefreshToken(ctx, userId, familyId, userAgent);
-  return { accessToken: await issueAccessToken(ctx, userId, familyId), refreshToken, familyId };
+  const refreshToken = await issueRefreshToken(ctx, userId, familyId, userAgent, binding);
+  return { accessToken: await issueAccessToken(ctx, userId, familyId, binding), refreshToken, familyId, origin: binding?.origin ?? null };
 }
 
 /** Counts attempts in the database so every node of a cluster applies the same limits. */
@@ -304,9 +316,20 @@ const refreshFailed = () => new AppError('refresh-token-failed');
  * a successor. A widget session's successor keeps its origin and consent, and so do the
  * access tokens issued with it.
  */
-export async function refreshSession(ctx: AppContext, token: string, userAgent?: string, options: { graceMs?: number } = {}): Promise<Session> {
+export async function refreshSession(
+  ctx: AppContext,
+  token: string,
+  userAgent?: string,
+  options: { graceMs?: number; accepts?: (origin: string | null) => boolean } = {},
+): Promise<Session> {
   const graceMs = options.graceMs ?? refreshGraceMs;
   const now = ctx.clock.now();
+  if (options.accepts !== undefined) {
+    // Where the session may be refreshed from (its site, or the platform) is checked before the
+    // token is spent, so a page that may not use it cannot make its owner's refresh look like a replay.
+    const [bound] = await ctx.db.select({ origin: refreshTokens.origin }).from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash(token))).limit(1);
+    if (bound !== undefined && !options.accepts(bound.origin)) throw new AppError('origin-not-allowed');
+  }
   const successor = successorToken(successorKeyOf(ctx), token);
   const session = await ctx.db.transaction(async (tx) => {
     const live = (userId: number) =>
@@ -441,32 +464,119 @@ export async function banUser(ctx: AppContext, userId: number): Promise<void> {
 
 // ---- embed sign-in ----
 
-/** A page may host the sign-in when a creator listed its origin, or it is the platform itself. */
-export async function isAllowedEmbedOrigin(ctx: AppContext, origin: string): Promise<boolean> {
-  const normalized = originOf(origin);
-  if (normalized === null || normalized !== origin) return false;
-  if (originOf(ctx.config.publicUrl) === normalized) return true;
-  const [row] = await ctx.db.select({ userId: embedOrigins.userId }).from(embedOrigins).where(eq(embedOrigins.origin, normalized)).limit(1);
-  return row !== undefined;
+/** The site a widget asks for, as the popup reports it; null unless it is an http(s) origin exactly. */
+function exactOrigin(value: string): string | null {
+  const normalized = originOf(value);
+  return normalized !== null && normalized === value ? normalized : null;
 }
 
-/** POST /api/embed/code: a one-time code for the widget on `origin`. */
-export async function issueEmbedCode(ctx: AppContext, userId: number, origin: string): Promise<string> {
-  if (!(await isAllowedEmbedOrigin(ctx, origin))) throw new AppError('forbidden');
-  return createActionToken(ctx, userId, 'embed-login', { origin });
+/** The fan's consent for `origin`, if given. */
+async function consentFor(ctx: AppContext, userId: number, origin: string): Promise<{ id: number } | null> {
+  const [row] = await ctx.db
+    .select({ id: embedConsents.id })
+    .from(embedConsents)
+    .where(and(eq(embedConsents.userId, userId), eq(embedConsents.origin, origin)))
+    .limit(1);
+  return row ?? null;
 }
 
-/** POST /papi/embed/exchange: the code, on the origin it was issued for, becomes a session. */
+/** GET /api/embed/consent: what the popup shows before it hands a site a code. */
+export async function embedConsentState(ctx: AppContext, userId: number, value: string): Promise<{ origin: string; platform: boolean; allowed: boolean }> {
+  const origin = exactOrigin(value);
+  if (origin === null) throw new AppError('invalid-request', { body: { location: 'body', field: 'origin', reason: 'not an origin' } });
+  const platform = isPlatformOrigin(ctx.config, origin);
+  return { origin, platform, allowed: platform || (await consentFor(ctx, userId, origin)) !== null };
+}
+
+/**
+ * POST /api/embed/code: a one-time code for the widget on `origin`. The platform's own pages
+ * need no consent; any other site only one the fan allowed — now (`allow: true`, the popup's
+ * Allow button) or before. The code carries the binding, so the session it becomes is a widget
+ * session of that origin and that consent.
+ */
+export async function issueEmbedCode(ctx: AppContext, userId: number, value: string, allow = false): Promise<string> {
+  const origin = exactOrigin(value);
+  if (origin === null) throw new AppError('invalid-request', { body: { location: 'body', field: 'origin', reason: 'not an origin' } });
+  if (isPlatformOrigin(ctx.config, origin)) return createActionToken(ctx, userId, 'embed-login', { origin, consentId: null });
+  let consent = await consentFor(ctx, userId, origin);
+  if (consent === null) {
+    if (!allow) throw new AppError('consent-required');
+    const [row] = await ctx.db
+      .insert(embedConsents)
+      .values({ userId, origin })
+      .onConflictDoUpdate({ target: [embedConsents.userId, embedConsents.origin], set: { lastUsedAt: new Date() } })
+      .returning({ id: embedConsents.id });
+    consent = row ?? null;
+    if (consent === null) throw new AppError('consent-required');
+  }
+  return createActionToken(ctx, userId, 'embed-login', { origin, consentId: consent.id });
+}
+
+/** POST /papi/embed/exchange: the code, on the origin it was issued for, becomes a widget session. */
 export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: string, userAgent?: string): Promise<Session> {
   const row = await consumeActionToken(ctx, code, ['embed-login']);
   if (row === null || row.payload?.origin !== origin) throw new AppError('invalid-code');
+  const consentId = typeof row.payload.consentId === 'number' ? row.payload.consentId : null;
   const [user] = await ctx.db
     .select({ bannedAt: users.bannedAt, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, row.userId))
     .limit(1);
   if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw new AppError('invalid-code');
-  return startSession(ctx, row.userId, userAgent);
+  if (consentId !== null) {
+    // Revoked between the popup and the exchange: no session.
+    const [used] = await ctx.db
+      .update(embedConsents)
+      .set({ lastUsedAt: new Date() })
+      .where(and(eq(embedConsents.id, consentId), eq(embedConsents.userId, row.userId)))
+      .returning({ id: embedConsents.id });
+    if (used === undefined) throw new AppError('invalid-code');
+  } else if (!isPlatformOrigin(ctx.config, origin)) {
+    throw new AppError('invalid-code');
+  }
+  return startSession(ctx, row.userId, userAgent, { origin, consentId });
+}
+
+/** GET /api/embed/consents: the sites the fan allowed, newest use first (settings). */
+export async function listEmbedConsents(ctx: AppContext, userId: number): Promise<{ origin: string; createdAt: string; lastUsedAt: string }[]> {
+  const rows = await ctx.db
+    .select({ origin: embedConsents.origin, createdAt: embedConsents.createdAt, lastUsedAt: embedConsents.lastUsedAt })
+    .from(embedConsents)
+    .where(eq(embedConsents.userId, userId))
+    .orderBy(desc(embedConsents.lastUsedAt), asc(embedConsents.origin));
+  return rows.map((r) => ({ origin: r.origin, createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt.toISOString() }));
+}
+
+/**
+ * DELETE /api/embed/consents: the fan takes a site's permission back. Deleting the consent
+ * deletes its widget sessions' refresh tokens (cascade), makes their access tokens fail at the
+ * next request (the guard joins the consent), and closes their sockets now.
+ */
+export async function revokeEmbedConsent(ctx: AppContext, userId: number, origin: string): Promise<void> {
+  const deleted = await ctx.db
+    .delete(embedConsents)
+    .where(and(eq(embedConsents.userId, userId), eq(embedConsents.origin, origin)))
+    .returning({ id: embedConsents.id });
+  if (deleted.length === 0) throw new AppError('not-found');
+  ctx.realtime.logout(userId, 'widget-consent-revoked', null, origin);
+}
+
+/** GET /api/admin/embed-origins: every listed site with the creator who listed it (level 500). */
+export async function listedEmbedOrigins(ctx: AppContext): Promise<{ origin: string; userId: number; username: string }[]> {
+  return ctx.db
+    .select({ origin: embedOrigins.origin, userId: embedOrigins.userId, username: users.username })
+    .from(embedOrigins)
+    .innerJoin(users, eq(users.id, embedOrigins.userId))
+    .orderBy(asc(embedOrigins.origin), asc(users.username));
+}
+
+/** DELETE /api/admin/embed-origins: an administrator takes a site off every creator's list (or one creator's). */
+export async function removeEmbedOrigin(ctx: AppContext, origin: string, userId?: number): Promise<void> {
+  const removed = await ctx.db
+    .delete(embedOrigins)
+    .where(and(eq(embedOrigins.origin, origin), userId === undefined ? undefined : eq(embedOrigins.userId, userId)))
+    .returning({ userId: embedOrigins.userId });
+  if (removed.length === 0) throw new AppError('not-found');
 }
 
 // ---- housekeeping ----

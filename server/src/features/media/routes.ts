@@ -64,6 +64,9 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         .header('Cache-Control', keyed ? keyedCache : immutableCache)
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cross-Origin-Resource-Policy', 'cross-origin');
+      // A public variant is public to every page (a widget may draw it on a canvas); a keyed
+      // original stays without CORS, for the page that holds the key to show, not to read.
+      if (!keyed) reply.header('Access-Control-Allow-Origin', '*');
       const range = parseRange(request.headers.range, size);
       if (range === 'unsatisfiable') return reply.code(416).header('Content-Range', `bytes */${size}`).send();
       const file = await ctx.storage.open(key, range ?? undefined);
@@ -175,6 +178,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         .header('Content-Length', file.size)
         // Gift pictures keep their names when redrawn, so they are cached for a day, not forever.
         .header('Cache-Control', 'public, max-age=86400')
+        .header('Access-Control-Allow-Origin', '*')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .send(file.stream);

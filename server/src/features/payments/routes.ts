@@ -128,8 +128,8 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
       const body = request.body;
       const processor = processors.get(body.processor);
       const pkg = await service.creditPackage(body.packageId);
-      if (body.returnUrl !== undefined && !(await isTrustedReturnUrl(ctx, body.returnUrl))) {
-        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or an allowed embed origin' } });
+      if (body.returnUrl !== undefined && !isTrustedReturnUrl(ctx, body.returnUrl, viewer)) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or the site this session was allowed on' } });
       }
       const order = await createOrder(ctx, {
         userId: viewer.id,

@@ -7,7 +7,8 @@ import type { App, AppContext } from '../../context';
 import { repoRoot } from '../../config';
 import { paymentOrders, type PaymentOrderRow } from '../../db/schema';
 import { pickLanguage } from '../../http/language';
-import { isAllowedEmbedOrigin } from '../auth/service';
+import { isPlatformOrigin } from '../../http/origins';
+import type { Viewer } from '../auth/guard';
 import { originOf } from '../auth/domain';
 import {
   SANDBOX,
@@ -128,7 +129,8 @@ const CheckoutForm = Type.Object({
 
 /** Where the payer goes after the processor's page: the order's return address when the platform trusts it, else `/gopay-return`. */
 export async function returnTarget(ctx: AppContext, order: PaymentOrderRow): Promise<string> {
-  if (order.returnUrl !== null && (await isTrustedReturnUrl(ctx, order.returnUrl))) {
+  // The return address was checked against the paying session when the order was made.
+  if (order.returnUrl !== null && originOf(order.returnUrl) !== null) {
     const url = new URL(order.returnUrl);
     if (!url.searchParams.has('id')) url.searchParams.set('id', order.id);
     return url.toString();
@@ -139,11 +141,14 @@ export async function returnTarget(ctx: AppContext, order: PaymentOrderRow): Pro
 }
 
 /** A return address on the platform's own origin, a CORS_ORIGINS partner, or an origin a creator allowed for widgets. */
-export async function isTrustedReturnUrl(ctx: AppContext, value: string): Promise<boolean> {
+/**
+ * Where a payment may send the payer back: the platform, or the site of the widget session
+ * that started it — never another address, so the return cannot become an open redirect.
+ */
+export function isTrustedReturnUrl(ctx: AppContext, value: string, viewer: Pick<Viewer, 'origin'>): boolean {
   const origin = originOf(value);
   if (origin === null) return false;
-  if (origin === originOf(ctx.config.publicUrl) || ctx.config.corsOrigins.includes(origin)) return true;
-  return isAllowedEmbedOrigin(ctx, origin);
+  return isPlatformOrigin(ctx.config, origin) || (viewer.origin !== null && origin === viewer.origin);
 }
 
 /**

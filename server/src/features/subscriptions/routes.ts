@@ -104,8 +104,8 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     async (request) => {
       const viewer = requireVerifiedEmail(request);
       const { returnUrl } = request.body;
-      if (returnUrl !== undefined && !(await isTrustedReturnUrl(ctx, returnUrl))) {
-        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or an allowed embed origin' } });
+      if (returnUrl !== undefined && !isTrustedReturnUrl(ctx, returnUrl, viewer)) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or the site this session was allowed on' } });
       }
       return withBody(await service.payNewCard(viewer.id, request.body, pickLanguage(request.headers.language ?? request.headers['accept-language'])));
     },

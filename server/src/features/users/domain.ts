@@ -274,3 +274,8 @@ export function planProfileUpdate(body: UpdateMeBody, account: { isSeller: boole
   }
   return plan;
 }
+
+/** Who may list sites for their widgets: approved creators (sellers) and administrators. */
+export function mayListEmbedOrigins(account: { isSeller: boolean; level: number }): boolean {
+  return account.isSeller || account.level >= 500;
+}

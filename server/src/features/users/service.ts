@@ -8,7 +8,7 @@ import { AppError, errors } from '../../errors';
 import { renderUploadedAvatar, storeRendered } from '../../media/images';
 import { changePassword } from '../auth/service';
 import { TtlCache } from '../../http/ttl-cache';
-import { parseUserRef, planProfileUpdate, profileCacheTtlMs, toAccount, toPublicProfile, toViewedProfile, type ProfileRow, type UpdateProblem } from './domain';
+import { mayListEmbedOrigins, parseUserRef, planProfileUpdate, profileCacheTtlMs, toAccount, toPublicProfile, toViewedProfile, type ProfileRow, type UpdateProblem } from './domain';
 
 export const profileColumns = {
   id: users.id,
@@ -195,11 +195,18 @@ export function createUserService(ctx: AppContext) {
      * request with one bad field changes nothing.
      */
     async updateMe(userId: number, body: UpdateMeBody, keepFamilyId: string | null = null): Promise<Account> {
-      const [current] = await db.select({ isSeller: users.isSeller }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt))).limit(1);
+      const [current] = await db
+        .select({ isSeller: users.isSeller, level: users.level })
+        .from(users)
+        .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+        .limit(1);
       if (current === undefined) throw errors.userNotFound();
       const plan = planProfileUpdate(body, { isSeller: current.isSeller, today: new Date() });
       if ('problem' in plan) throw problemError(plan.problem);
       const { changes, embedOrigins: origins, password } = plan;
+      // Listing a site puts the creator's name on the sign-in popup of that site: approved
+      // creators and administrators only. Anyone may clear a list.
+      if (origins !== undefined && origins.length > 0 && !mayListEmbedOrigins(current)) throw new AppError('embed-origins-not-allowed');
       if (changes.username !== undefined) {
         const [holder] = await usernameTaken.execute({ username: changes.username });
         if (holder !== undefined && holder.id !== userId) throw new AppError('username-taken');

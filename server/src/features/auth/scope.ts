@@ -1,0 +1,66 @@
+/**
+ * What a widget session may do: the actions the embeddable widgets offer a fan on a creator's
+ * site — follow, like, comment, gift and tip, unlock, subscribe, chat, call, and top-up through
+ * the platform's own card page — plus the reads they need. Everything else (password, e-mail,
+ * embed origins, payouts, card removal, account deletion, partner data, admin) is refused with
+ * `widget-scope`: a site a fan allowed must not be able to take the account over.
+ *
+ * Deny by default: a route is open to widgets only when it is listed here, so a new route is
+ * safe until someone decides otherwise (a server test walks the route table against this list).
+ */
+export const widgetRoutes: ReadonlySet<string> = new Set([
+  // the fan's own account and badges
+  'GET /api/users/me',
+  'GET /api/count/',
+  // profiles and the social graph
+  'GET /api/users/:id',
+  'POST /api/users/follow',
+  'DELETE /api/users/follow',
+  // posts and feeds
+  'GET /api/2/timeline',
+  'GET /api/posts/media/timeline/:id',
+  'GET /api/posts/:id',
+  'GET /api/posts/:id/comments',
+  'GET /api/posts/comments/:commentId',
+  'POST /api/posts/:id/likes',
+  'DELETE /api/posts/:id/likes',
+  'POST /api/posts/comments',
+  'POST /api/posts/comments/:id/like',
+  'DELETE /api/posts/comments/:id/like',
+  'GET /api/unlocked-posts',
+  // gifts, tips and unlocks
+  'POST /api/posts/gift',
+  'POST /api/users/tip',
+  'POST /api/media/unlock',
+  'GET /api/media/:id',
+  // subscriptions
+  'GET /api/subscription/offer',
+  'GET /api/subscription/:id',
+  'GET /api/subscription/subscribing',
+  'POST /api/subscription/subscribe/:offerId',
+  'POST /api/subscription/pay-new-card',
+  'POST /api/subscription/pay-old-card',
+  // credits: balance and top-up on the platform's card page
+  'GET /api/payments/processors',
+  'GET /api/payments/packages',
+  'GET /api/payments/balance',
+  'GET /api/payments/cards',
+  'POST /api/payments/pay-new-card',
+  'POST /api/payments/pay-old-card',
+  'POST /api/payments/order',
+  'GET /api/payments/sandboxresult',
+  'GET /api/payments/transactions',
+  // chat (the socket carries messages; these are its lists and settings)
+  'GET /api/chat/conversations',
+  'GET /api/chat/conversations/:userId',
+  'GET /api/chat/conversations-media/',
+  'POST /api/media/binary',
+  'POST /api/media',
+]);
+
+/** Whether a widget session may call the route `url` (Fastify's route pattern) with `method`. */
+export function widgetMayCall(method: string, url: string): boolean {
+  // Visitors' reads answer widgets too: they hold nothing a visitor could not see.
+  if (method === 'GET' && url.startsWith('/papi/')) return true;
+  return widgetRoutes.has(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+}
