@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { viewports } from './support';
 import { jpeg, signUpVerifiedFan } from './postsSupport';
 
@@ -90,4 +91,48 @@ test('a picture dropped on the timeline opens the editor, which checks it', asyn
   await expect(page).toHaveURL('/new-post');
   const popup = page.getByRole('dialog', { name: "This file can't be used" });
   await expect(popup).toContainText(messages.lowRes);
+});
+
+/** A photo of noise: JPEG cannot squeeze it, so it is large enough to upload in many steps. */
+function noisyJpeg(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = Math.floor(Math.random() * 256);
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+}
+
+test('the editor shows the upload going up step by step to the real server, then the photo is ready', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize(viewports.tablet);
+  await signUpVerifiedFan(page, 'progressfan');
+  await page.goto('/new-post');
+  await expect(page.getByRole('heading', { level: 1, name: 'New post' })).toBeVisible();
+  const photo = await noisyJpeg(900, 700);
+  expect(photo.length).toBeGreaterThan(600_000);
+
+  // Every value the progress bar shows, sampled each frame: the test only watches.
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    const sample = () => {
+      const bar = document.querySelector('progress');
+      if (bar && seen.at(-1) !== bar.value) seen.push(bar.value);
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  // Loopback would take the bytes in one go: the browser's own network throttling makes the
+  // upload last a few seconds, as on a real connection (about 300 KB/s up).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 300 * 1024 });
+
+  await pick(page, () => page.getByRole('button', { name: 'Choose a photo or video' }).click(), { name: 'noise.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(page.getByText('Ready to post')).toBeVisible({ timeout: 30_000 });
+
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  test.info().annotations.push({ type: 'progress seen', description: JSON.stringify(seen) });
+  const between = seen.filter((value) => value > 0 && value < 100);
+  expect(new Set(between).size, JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
+  expect(seen, 'never goes back').toEqual([...seen].sort((a, b) => a - b));
+  expect(seen.at(-1)).toBe(100);
 });
