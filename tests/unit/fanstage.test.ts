@@ -1,27 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFanstage } from '../../lib/sdk';
-import { sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
-import { profile } from './support/profiles';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
 
-let server: ApiServer;
+let server: TestServer;
+let alice: TestAccount;
 
 beforeAll(async () => {
-  server = await startApiServer();
-  server.on('/papi/users/alice', (_req, res) => sendEnvelope(res, { statusCode: 2, body: profile() }));
+  server = await startTestServer({ seed: false });
+  alice = await createAccount(server.app, { seller: true });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
 });
 
-afterAll(() => server.close());
-
-describe('createFanstage', () => {
+describe('createFanstage against the real server', () => {
   it('builds the client, the public API and the stores on one client', async () => {
-    const fanstage = createFanstage({ baseUrl: server.baseUrl, language: 'cs' });
+    // The requests as they leave, to see which headers they carry; the real server answers.
+    const languages: (string | null)[] = [];
+    const recording: typeof fetch = (input, init) => {
+      languages.push(new Headers(init?.headers).get('language'));
+      return fetch(input, init);
+    };
+    const fanstage = createFanstage({ baseUrl: server.baseUrl, language: 'cs', fetch: recording });
     expect(Object.keys(fanstage).sort()).toEqual(['account', 'api', 'chat', 'client', 'earnings', 'feeds', 'notifications', 'posts', 'profiles', 'relations', 'search', 'session', 'settings', 'socket', 'subscriptions', 'uploads', 'wallet']);
     expect(fanstage.client.language.value).toBe('cs');
 
-    await expect(fanstage.api.user('alice')).resolves.toMatchObject({ id: 42 });
-    await fanstage.profiles.load('alice');
-    expect(fanstage.profiles.get(42).profile.value?.username).toBe('Alice');
+    await expect(fanstage.api.user(alice.username)).resolves.toMatchObject({ id: alice.id, username: alice.username });
+    await fanstage.profiles.load(alice.username);
+    expect(fanstage.profiles.get(alice.id).profile.value?.username).toBe(alice.username);
     // Both went through the same client, so both carried its language.
-    expect(server.requests.every((r) => r.headers.language === 'cs')).toBe(true);
+    expect(languages).toEqual(['cs', 'cs']);
   });
 });

@@ -1,32 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../lib/contract';
 import { createClient, createSettingsStore, SdkError } from '../../lib/sdk';
+import { startTestServer, type TestServer } from '../support/server';
 import { sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
 
-const settings: Settings = {
-  languages: [
-    { id: 1, languageIso: 'en', name: 'English' },
-    { id: 2, languageIso: 'cs', name: 'Čeština' },
-  ],
-  mediaCDN: 'https://cdn.fanstage.example/media',
-  salt: 15_000,
-  regExpMentions: '@([a-z0-9._]{3,30})',
-  regExpEmail: '^[^@\\s]+@[^@\\s]+$',
-  pushPubKey: '',
-  slug: 'fanstage',
-  partnerValidation: { name: '.+', street: '.+', zip: '^[0-9 ]{5,6}$', iban: '^[A-Z]{2}[0-9A-Z]{13,32}$', companyId: '^[0-9]{8}$' },
-};
+let server: TestServer;
+/** The settings as the real server answers them to anyone. */
+let settings: Settings;
+/** Settings requests that left the clients of these tests, for the real server. */
+let healthyRequests = 0;
+const healthy = { baseUrl: '', fetch: ((input, init) => {
+  if (String(input).includes('/papi/settings')) healthyRequests += 1;
+  return fetch(input, init);
+}) as typeof fetch };
 
-let healthy: ApiServer;
+// The real server never fails on /papi/settings; a stand-in on its own port answers 500 first,
+// to see what the store does with a failure.
 let failing: ApiServer;
 let failuresLeft = 0;
 
 beforeAll(async () => {
-  healthy = await startApiServer();
-  healthy.on('/papi/settings', (_req, res) => {
-    // A little latency so that concurrent loads really overlap.
-    setTimeout(() => sendEnvelope(res, { statusCode: 2, body: settings }), 30);
-  });
+  server = await startTestServer({ seed: false });
+  healthy.baseUrl = server.baseUrl;
+  settings = (await (await fetch(`${server.baseUrl}/papi/settings`)).json() as { body: Settings }).body;
   failing = await startApiServer();
   failing.on('/papi/settings', (_req, res) => {
     if (failuresLeft > 0) {
@@ -36,51 +32,49 @@ beforeAll(async () => {
     }
     sendEnvelope(res, { statusCode: 2, body: settings });
   });
-});
+}, 60_000);
 
 afterAll(async () => {
-  await healthy.close();
-  await failing.close();
+  await failing?.close();
+  await server?.close();
 });
-
-const settingsRequests = (server: ApiServer) => server.requests.filter((r) => r.url === '/papi/settings').length;
 
 describe('the settings store', () => {
   it('starts idle and empty', () => {
-    const store = createSettingsStore(createClient({ baseUrl: healthy.baseUrl }));
+    const store = createSettingsStore(createClient(healthy));
     expect(store.status.value).toBe('idle');
     expect(store.settings.value).toBeNull();
     expect(store.error.value).toBeNull();
   });
 
   it('shares one request among concurrent loads and keeps the answer in a signal', async () => {
-    const before = settingsRequests(healthy);
-    const store = createSettingsStore(createClient({ baseUrl: healthy.baseUrl }));
+    const before = healthyRequests;
+    const store = createSettingsStore(createClient(healthy));
     const [a, b] = await Promise.all([store.load(), store.load()]);
     expect(a).toEqual(settings);
     expect(b).toBe(a);
     expect(store.settings.value).toBe(a);
     expect(store.status.value).toBe('ready');
-    expect(settingsRequests(healthy) - before).toBe(1);
+    expect(healthyRequests - before).toBe(1);
   });
 
   it('never fetches again once loaded', async () => {
-    const store = createSettingsStore(createClient({ baseUrl: healthy.baseUrl }));
+    const store = createSettingsStore(createClient(healthy));
     await store.load();
-    const before = settingsRequests(healthy);
+    const before = healthyRequests;
     await store.load();
-    expect(settingsRequests(healthy)).toBe(before);
+    expect(healthyRequests).toBe(before);
   });
 
   it('is one store per client, so two widgets on one client share it', async () => {
-    const client = createClient({ baseUrl: healthy.baseUrl });
-    const before = settingsRequests(healthy);
+    const client = createClient(healthy);
+    const before = healthyRequests;
     const first = createSettingsStore(client);
     const second = createSettingsStore(client);
     expect(second).toBe(first);
     await Promise.all([first.load(), second.load()]);
-    expect(settingsRequests(healthy) - before).toBe(1);
-    expect(createSettingsStore(createClient({ baseUrl: healthy.baseUrl }))).not.toBe(first);
+    expect(healthyRequests - before).toBe(1);
+    expect(createSettingsStore(createClient(healthy))).not.toBe(first);
   });
 
   it('rejects with an SdkError and keeps it in the error signal when loading fails', async () => {
