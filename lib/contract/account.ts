@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Int } from './bounds';
 import { CookieNames } from './constants';
 import { PublicProfile } from './users';
 
@@ -40,15 +41,15 @@ export const UpdateMeBody = Type.Object(
     displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
     bio: Type.Optional(Type.String({ maxLength: 1000 })),
     username: Type.Optional(Type.String({ minLength: 3, maxLength: 30 })),
-    gender: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
-    sexuality: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+    gender: Type.Optional(Int({ minimum: 1, maximum: 2 })),
+    sexuality: Type.Optional(Int({ minimum: 1, maximum: 4 })),
     appLanguage: Type.Optional(Type.String({ minLength: 2, maxLength: 5 })),
     /** ISO date, YYYY-MM-DD; under 18 answers `must_be_18`. */
     birthday: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
-    messagePrice: Type.Optional(Type.Integer({ minimum: 0 })),
-    callPrice: Type.Optional(Type.Integer({ minimum: 0 })),
-    nsfwAgreement: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-    notificationSound: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
+    messagePrice: Type.Optional(Int({ minimum: 0 })),
+    callPrice: Type.Optional(Int({ minimum: 0 })),
+    nsfwAgreement: Type.Optional(Int({ minimum: 0, maximum: 1 })),
+    notificationSound: Type.Optional(Int({ minimum: 1, maximum: 2 })),
     /** Origins allowed to embed this creator's widgets, e.g. `https://lucy.example`. */
     embedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 })),
     currentPassword: Type.Optional(Type.String({ maxLength: 256 })),
@@ -60,21 +61,21 @@ export type UpdateMeBody = Static<typeof UpdateMeBody>;
 
 /** DELETE /api/users/me: the deletion survey's reason (enum `deleteReason`, 1–5) is required. */
 export const DeleteMeBody = Type.Object({
-  deleteReason: Type.Integer({ minimum: 1, maximum: 5 }),
+  deleteReason: Int({ minimum: 1, maximum: 5 }),
   text: Type.Optional(Type.String({ maxLength: 1000 })),
 });
 export type DeleteMeBody = Static<typeof DeleteMeBody>;
 
 /** Body of follow, block and hide. */
-export const UserRefBody = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const UserRefBody = Type.Object({ id: Int({ minimum: 1 }) });
 export type UserRefBody = Static<typeof UserRefBody>;
 
 export const RelationsQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Int({ minimum: 0, default: 0 })),
   relationType: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(-1)]),
   q: Type.Optional(Type.String({ maxLength: 60 })),
   /** Whose relations, for /papi (public lists); defaults to the viewer on /api. */
-  userId: Type.Optional(Type.Integer({ minimum: 1 })),
+  userId: Type.Optional(Int({ minimum: 1 })),
 });
 export type RelationsQuery = Static<typeof RelationsQuery>;
 
@@ -82,7 +83,7 @@ export const CookieBody = Type.Object({
   name: Type.Union(Object.keys(CookieNames).map((name) => Type.Literal(name))),
   value: Type.String({ maxLength: 200 }),
   /** Days; defaults to the name's lifetime and may not exceed it. */
-  expires: Type.Optional(Type.Integer({ minimum: 0, maximum: 730 })),
+  expires: Type.Optional(Int({ minimum: 0, maximum: 730 })),
 });
 export type CookieBody = Static<typeof CookieBody>;
 

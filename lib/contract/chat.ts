@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { MediaView } from './media';
 import { PublicProfile } from './users';
 import { MassGroups } from './constants';
+import { Int, Timestamp } from './bounds';
 
 /**
  * Paid chat (SPEC §3 Conversation and Chat message, §4 failed message states and read state,
@@ -86,12 +87,12 @@ export type Conversation = Static<typeof Conversation>;
 
 /** `GET /api/chat/conversations?limit&offset&q` or `?senderId`: 30 a page, newest activity first. */
 export const ConversationsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Int({ minimum: 0, maximum: 100_000 })),
   /** Matches the partner's username or display name. */
   q: Type.Optional(Type.String({ maxLength: 64 })),
   /** Just the conversation with this user (a fresh, empty one when none exists yet). */
-  senderId: Type.Optional(Type.Integer({ minimum: 1 })),
+  senderId: Type.Optional(Int({ minimum: 1 })),
   /** Include archived conversations. */
   archived: Type.Optional(Type.Boolean()),
 });
@@ -101,10 +102,10 @@ export const ConversationList = Type.Object({ conversations: Type.Array(Conversa
 export type ConversationList = Static<typeof ConversationList>;
 
 /** `GET /api/chat/conversations/{userId}?limit=30&ts`: older messages before `ts` (sendDt, exclusive). */
-export const ChatHistoryParams = Type.Object({ userId: Type.Integer({ minimum: 1 }) });
+export const ChatHistoryParams = Type.Object({ userId: Int({ minimum: 1 }) });
 export const ChatHistoryQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  ts: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 100 })),
+  ts: Type.Optional(Timestamp()),
 });
 export type ChatHistoryQuery = Static<typeof ChatHistoryQuery>;
 
@@ -117,19 +118,19 @@ export type ChatHistory = Static<typeof ChatHistory>;
 
 /** `PUT /api/chat/conversations/`: a seller prices one fan's conversation (a chat-message step, or null). */
 export const ConversationPriceBody = Type.Object({
-  senderId: Type.Integer({ minimum: 1 }),
-  customPrice: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  senderId: Int({ minimum: 1 }),
+  customPrice: Type.Union([Int({ minimum: 0 }), Type.Null()]),
 });
 export type ConversationPriceBody = Static<typeof ConversationPriceBody>;
 
 /** `DELETE /api/chat/conversations/{id}`: archive (hidden until the next message). */
-export const ConversationIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const ConversationIdParams = Type.Object({ id: Int({ minimum: 1 }) });
 
 /** `GET /api/chat/conversations-media/?receiverId&offset`: media exchanged with a person, 30 a page. */
 export const ConversationMediaQuery = Type.Object({
-  receiverId: Type.Integer({ minimum: 1 }),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  receiverId: Int({ minimum: 1 }),
+  offset: Type.Optional(Int({ minimum: 0, maximum: 100_000 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 50 })),
 });
 export const ConversationMediaList = Type.Object({ messages: Type.Array(ChatMessage) });
 export type ConversationMediaList = Static<typeof ConversationMediaList>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PaymentStatuses, PayoutMethods } from './constants';
+import { Int, Timestamp } from './bounds';
 export { PaymentStatuses, PayoutMethods, TransactionTypes } from './constants';
 
 /**
@@ -63,7 +64,7 @@ export const Card = Type.Object({
 export type Card = Static<typeof Card>;
 export const CardList = Type.Array(Card);
 
-export const CardIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const CardIdParams = Type.Object({ id: Int({ minimum: 1 }) });
 
 /** What the browser tells the processor about itself (SPEC §7: screen, timezone, language, touch, user agent). */
 const BrowserData = {
@@ -80,7 +81,7 @@ const BrowserData = {
  * itself for the site); the processor returns the person to `/gopay-return?id=<orderId>`.
  */
 export const PayNewCardBody = Type.Object({
-  packageId: Type.Integer({ minimum: 1 }),
+  packageId: Int({ minimum: 1 }),
   processor: Type.String({ minLength: 1, maxLength: 32 }),
   saveCard: Type.Optional(Type.Boolean()),
   /** Where `/gopay-return` sends the person afterwards (same origin or an allowed embed origin). */
@@ -91,8 +92,8 @@ export type PayNewCardBody = Static<typeof PayNewCardBody>;
 
 /** `POST /api/payments/pay-old-card`: buy a package with a saved card, no page in between. */
 export const PayOldCardBody = Type.Object({
-  packageId: Type.Integer({ minimum: 1 }),
-  cardId: Type.Integer({ minimum: 1 }),
+  packageId: Int({ minimum: 1 }),
+  cardId: Int({ minimum: 1 }),
   processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
   ...BrowserData,
 });
@@ -100,7 +101,7 @@ export type PayOldCardBody = Static<typeof PayOldCardBody>;
 
 /** `POST /api/payments/order`: an order for a package, paid later by either route above. */
 export const OrderBody = Type.Object({
-  packageId: Type.Integer({ minimum: 1 }),
+  packageId: Int({ minimum: 1 }),
   processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
 });
 export type OrderBody = Static<typeof OrderBody>;
@@ -164,23 +165,23 @@ export const TransactionList = Type.Array(Transaction);
 
 /** `?ts` pages back from a transaction time (ms, exclusive); `limit` defaults to 30. */
 export const TransactionsQuery = Type.Object({
-  ts: Type.Optional(Type.Integer({ minimum: 0 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  ts: Type.Optional(Timestamp()),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 100 })),
 });
 export type TransactionsQuery = Static<typeof TransactionsQuery>;
 
 /** `GET /api/earnings/?limit&offset`: the creator's earnings lines, 30 a page. */
 export const EarningsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Int({ minimum: 0 })),
 });
 export type EarningsQuery = Static<typeof EarningsQuery>;
 
 /** `GET /api/earnings/transactions-affil/?userId`: the viewer's affiliate fee shares (only those from `userId` when given), 30 a page. */
 export const AffiliateQuery = Type.Object({
-  userId: Type.Optional(Type.Integer({ minimum: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  userId: Type.Optional(Int({ minimum: 1 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Int({ minimum: 0 })),
 });
 export type AffiliateQuery = Static<typeof AffiliateQuery>;
 
@@ -192,7 +193,7 @@ export const AffCodeParams = Type.Object({ code: Type.String({ minLength: 1, max
 
 /** `POST /api/earnings/payout {cPayout}`: ask for earnings to be paid out. */
 export const PayoutBody = Type.Object({
-  cPayout: Type.Integer({ minimum: 1 }),
+  cPayout: Int({ minimum: 1 }),
   method: Type.Optional(Type.Enum([...PayoutMethods])),
 });
 export type PayoutBody = Static<typeof PayoutBody>;
@@ -206,11 +207,11 @@ export const Payout = Type.Object({
 });
 export type Payout = Static<typeof Payout>;
 export const PayoutList = Type.Array(Payout);
-export const PayoutIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const PayoutIdParams = Type.Object({ id: Int({ minimum: 1 }) });
 
 /** `POST /api/earnings/ack {cBalance}`: the creator saw earnings up to this balance (the badge clears). */
 export const EarningsAckBody = Type.Object({
-  cBalance: Type.Integer({ minimum: 0 }),
+  cBalance: Int({ minimum: 0 }),
   /** Also dismisses the first-earnings popup. */
   firstEarningsSeen: Type.Optional(Type.Boolean()),
 });
@@ -218,8 +219,8 @@ export type EarningsAckBody = Static<typeof EarningsAckBody>;
 
 /** `POST /api/posts/gift {postId, giftId}`; a tip from a widget names the creator instead of a post. */
 export const GiftPostBody = Type.Object({
-  postId: Type.Integer({ minimum: 1 }),
-  giftId: Type.Integer({ minimum: 1 }),
+  postId: Int({ minimum: 1 }),
+  giftId: Int({ minimum: 1 }),
   /** A client-made key; resending with it gives the gift once. */
   idempotencyKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64 })),
 });
@@ -227,8 +228,8 @@ export type GiftPostBody = Static<typeof GiftPostBody>;
 
 /** `POST /api/users/tip {userId, giftId}`: a gift to a creator from a tip button, with no post. */
 export const TipBody = Type.Object({
-  userId: Type.Integer({ minimum: 1 }),
-  giftId: Type.Integer({ minimum: 1 }),
+  userId: Int({ minimum: 1 }),
+  giftId: Int({ minimum: 1 }),
   idempotencyKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64 })),
 });
 export type TipBody = Static<typeof TipBody>;
@@ -243,8 +244,8 @@ export type GiftResult = Static<typeof GiftResult>;
 
 /** `POST /api/media/unlock {id, price}`: `price` is the stored price the fan was shown; a different current price refuses. */
 export const UnlockBody = Type.Object({
-  id: Type.Integer({ minimum: 1 }),
-  price: Type.Integer({ minimum: 0 }),
+  id: Int({ minimum: 1 }),
+  price: Int({ minimum: 0 }),
 });
 export type UnlockBody = Static<typeof UnlockBody>;
 

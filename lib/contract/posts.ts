@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PublicProfile } from './users';
 import { MediaView } from './media';
+import { Int, Timestamp } from './bounds';
 
 /** A post's author with the viewer's relation to them. */
 export const PostAuthor = Type.Interface([PublicProfile], { isFollowed: Type.Boolean() }, { $id: 'PostAuthor' });
@@ -36,11 +37,11 @@ export type PostList = Static<typeof PostList>;
 /** `POST /api/posts`. Media come from `POST /api/media` first. */
 export const CreatePostBody = Type.Object({
   text: Type.Optional(Type.String({ maxLength: 5000 })),
-  mediaIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10 })),
+  mediaIds: Type.Optional(Type.Array(Int({ minimum: 1 }), { maxItems: 10 })),
   /** Cents, a post-media price step, applied to every media of the post. */
-  price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  price: Type.Optional(Int({ minimum: 0, maximum: 1_000_000 })),
   /** Epoch ms in the future: the post is scheduled. */
-  startDate: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  startDate: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
 });
 export type CreatePostBody = Static<typeof CreatePostBody>;
 
@@ -51,19 +52,19 @@ export type CreatedPost = Static<typeof CreatedPost>;
 export const UpdatePostBody = Type.Object({ text: Type.String({ maxLength: 5000 }) });
 export type UpdatePostBody = Static<typeof UpdatePostBody>;
 
-export const PostIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const PostIdParams = Type.Object({ id: Int({ minimum: 1, maximum: 2_147_483_647 }) });
 export type PostIdParams = Static<typeof PostIdParams>;
 
 /** Paging by `offset` or by `ts` (epoch ms of the last item seen: older items follow). */
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  ts: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Int({ minimum: 0, maximum: 100_000 })),
+  ts: Type.Optional(Timestamp()),
 });
 export type PageQuery = Static<typeof PageQuery>;
 
 /** Gender filter of the public timeline (SPEC §3): 0 all (logged in only), 1 default, up to 4. */
-export const TimelineQuery = Type.Interface([PageQuery], { gender: Type.Optional(Type.Integer({ minimum: 0, maximum: 4 })) });
+export const TimelineQuery = Type.Interface([PageQuery], { gender: Type.Optional(Int({ minimum: 0, maximum: 4 })) });
 export type TimelineQuery = Static<typeof TimelineQuery>;
 
 export const UserPostsQuery = Type.Interface([PageQuery], { username: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -98,22 +99,22 @@ export type Comment = Static<typeof Comment> & { replies: Comment[] };
 export const CommentList = Type.Array(Comment);
 
 export const CreateCommentBody = Type.Object({
-  postId: Type.Integer({ minimum: 1 }),
+  postId: Int({ minimum: 1 }),
   /** A top-level comment's id to reply to it. */
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  parentId: Type.Optional(Type.Union([Int({ minimum: 1 }), Type.Null()])),
   text: Type.String({ minLength: 1, maxLength: 2000 }),
 });
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
-export const CommentIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-export const CommentRepliesParams = Type.Object({ commentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const CommentIdParams = Type.Object({ id: Int({ minimum: 1, maximum: 2_147_483_647 }) });
+export const CommentRepliesParams = Type.Object({ commentId: Int({ minimum: 1, maximum: 2_147_483_647 }) });
 
 export const ReportCommentBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) });
 
 /** `POST /papi/ga/`: what a viewer saw of a post. */
 export const PostStatsBody = Type.Object({
-  postId: Type.Integer({ minimum: 1 }),
-  duration: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
+  postId: Int({ minimum: 1 }),
+  duration: Int({ minimum: 0, maximum: 86_400_000 }),
   visibleRatio: Type.Number({ minimum: 0, maximum: 1 }),
   fullscreen: Type.Optional(Type.Boolean()),
   cta: Type.Optional(Type.String({ maxLength: 32 })),

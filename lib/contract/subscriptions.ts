@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MoneyUser, PaymentOrder } from './payments';
+import { Int } from './bounds';
 
 /**
  * Subscriptions (SPEC §3 Subscription, §4 Subscription status, §7 Subscriptions). Offers are a
@@ -27,17 +28,17 @@ export const Offer = Type.Object(
 export type Offer = Static<typeof Offer>;
 export const OfferList = Type.Array(Offer);
 
-export const OfferQuery = Type.Object({ userId: Type.Integer({ minimum: 1 }) });
+export const OfferQuery = Type.Object({ userId: Int({ minimum: 1 }) });
 
 export const CreateOfferBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60 }),
   /** A post-media price step above 0, in cents. */
-  priceCents: Type.Integer({ minimum: 1 }),
+  priceCents: Int({ minimum: 1 }),
 });
 export type CreateOfferBody = Static<typeof CreateOfferBody>;
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-export const OfferIdParams = Type.Object({ offerId: Type.Integer({ minimum: 1 }) });
+export const IdParams = Type.Object({ id: Int({ minimum: 1 }) });
+export const OfferIdParams = Type.Object({ offerId: Int({ minimum: 1 }) });
 
 
 export const Subscription = Type.Object(
@@ -67,21 +68,21 @@ export const SubscriptionList = Type.Array(Subscription);
 /** `POST /api/subscription/subscribe/{offerId}`: pay with credits (default). */
 export const SubscribeBody = Type.Object({
   /** The price the fan was shown; a changed offer refuses with price-changed. */
-  priceCents: Type.Optional(Type.Integer({ minimum: 1 })),
+  priceCents: Type.Optional(Int({ minimum: 1 })),
 });
 
 /** `POST /api/subscription/pay-new-card` and `/pay-old-card`: subscribe paying by card, renewed from the same card. */
 export const SubscriptionPayCardBody = Type.Object({
-  offerId: Type.Integer({ minimum: 1 }),
-  cardId: Type.Optional(Type.Integer({ minimum: 1 })),
+  offerId: Int({ minimum: 1 }),
+  cardId: Type.Optional(Int({ minimum: 1 })),
   processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
   returnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
 });
 export type SubscriptionPayCardBody = Static<typeof SubscriptionPayCardBody>;
 
 export const SubscriptionListQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
-  offerId: Type.Optional(Type.Integer({ minimum: 1 })),
+  offset: Type.Optional(Int({ minimum: 0 })),
+  offerId: Type.Optional(Int({ minimum: 1 })),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Int } from './bounds';
 
 /** An avatar: the media hash and the sizes it exists in (60, 120, 500 px, WebP). */
 export const AvatarMedia = Type.Object({
@@ -44,9 +45,9 @@ export const UserSourceQuery = Type.Object({
 });
 
 export const WhoToFollowQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  seed: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 30, default: 10 })),
+  offset: Type.Optional(Int({ minimum: 0, default: 0 })),
+  seed: Type.Optional(Int({ minimum: 0 })),
 });
 export type WhoToFollowQuery = Static<typeof WhoToFollowQuery>;
 

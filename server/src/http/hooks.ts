@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, keyForHttpStatus, httpStatusOf } from '../errors';
 import { failure } from './envelope';
 import { pickLanguage, type ApiLanguage } from './language';
+import { registerInputBounds } from './input-bounds';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,6 +29,7 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
     reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
+  registerInputBounds(app);
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
@@ -71,4 +73,22 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
     if (notFound(request, reply)) return;
     reply.code(404).send(failure('route-not-found'));
   });
+}
+
+/**
+ * Fastify refuses some URLs before routing and before any hook runs: an escape that does not
+ * decode (`%ED%A0%80`, `%C0%AE`) and a path parameter longer than `maxParamLength`. Its own
+ * answer for them is a bare JSON error naming Fastify's internal code; this gives them the
+ * envelope and the headers every other answer has (the `frameworkErrors` option of Fastify).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const language = pickLanguage(request.headers.language);
+  reply.header('Apiversion', API_VERSION).header('Language', language).header('X-Content-Type-Options', 'nosniff');
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const reason = error.code === 'FST_ERR_BAD_URL' ? 'not a valid url component' : 'too long';
+    void reply.code(400).send(failure('invalid-request', { location: 'params', field: null, reason }));
+    return;
+  }
+  request.log.error({ err: error }, 'unexpected framework error');
+  void reply.code(500).send(failure('internal-error'));
 }

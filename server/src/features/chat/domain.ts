@@ -1,5 +1,6 @@
 import { ChatLimits, MassGroups, type MassGroupName } from '../../../../lib/contract/constants';
 import type { ErrorKey } from '../../../../lib/contract/errors';
+import { Int32 } from '../../../../lib/contract/bounds';
 import { isPriceStep } from '../../../../lib/sdk/rules/price';
 
 /**
@@ -146,7 +147,7 @@ export function parseChatMessage(fields: Record<string, unknown>): Parsed<ChatMe
   if (!optional(fields.mediaId) && !isId(fields.mediaId)) return { problem: 'invalid-request', field: 'mediaId' };
   if (!optional(fields.giftId) && !isId(fields.giftId)) return { problem: 'invalid-request', field: 'giftId' };
   const price = fields.price;
-  if (!optional(price) && !(typeof price === 'number' && Number.isSafeInteger(price) && price >= 0)) return { problem: 'invalid-request', field: 'price' };
+  if (!optional(price) && !(typeof price === 'number' && Number.isSafeInteger(price) && price >= 0 && price <= Int32.max)) return { problem: 'invalid-request', field: 'price' };
   const mediaId = isId(fields.mediaId) ? fields.mediaId : null;
   const giftId = isId(fields.giftId) ? fields.giftId : null;
   if (text.value === '' && mediaId === null && giftId === null) return { problem: 'invalid-request', field: 'text' };
@@ -192,5 +193,6 @@ export function parseUserField(fields: Record<string, unknown>, field: string): 
 export function parseResume(fields: Record<string, unknown>): Parsed<number> {
   const value = fields.afterId;
   if (value === undefined || value === null) return { value: 0 };
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? { value } : { problem: 'invalid-request', field: 'afterId' };
+  // Ids are int4 in the database; a larger cursor would make the query itself fail.
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= Int32.max ? { value } : { problem: 'invalid-request', field: 'afterId' };
 }

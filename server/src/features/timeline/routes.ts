@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import { Int } from '../../../../lib/contract/bounds';
 import { HashtagParams, PageQuery, PostList, TimelineQuery, UserPostsQuery } from '../../../../lib/contract/posts';
 import { ProfileList, UserIdParams } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
@@ -14,7 +15,7 @@ const TourQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, 
 const OnlineUsersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  seed: Type.Optional(Type.Integer({ minimum: 0 })),
+  seed: Type.Optional(Int({ minimum: 0 })),
 });
 
 const posts = BodyEnvelope(PostList);
