@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFile, checkMeasured, createFanstage, mediaKindOf, type Fanstage, type Measure, type SendBinary } from '../../lib/sdk';
-import type { Account } from '../../lib/contract';
-import { sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
-import { fakeToken, media } from './support/feed-fixtures';
-import { profile } from './support/profiles';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import sharp from 'sharp';
+import { checkFile, checkMeasured, createFanstage, mediaKindOf, type Fanstage, type Measure } from '../../lib/sdk';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
+import { eq } from '../support/db';
+import { media } from '../../server/src/db/schema';
 
 const file = (type: string, name = 'file') => Object.assign(new Blob(['x'], { type }), { name });
 const measures = (result: Awaited<ReturnType<Measure>>): Measure => () => Promise.resolve(result);
@@ -57,100 +64,101 @@ describe('upload checks', () => {
   });
 });
 
-let server: ApiServer;
-let createAnswer: (body: { fileNames: string[]; price: number }) => unknown;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startApiServer();
-  server.on('/api/media', (req, res) => sendEnvelope(res, createAnswer(JSON.parse(req.body) as { fileNames: string[]; price: number }) as object));
-  server.on('/api/media/binary', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { fileName: 'up-1' } }));
+  server = await startTestServer({ seed: false });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
 });
 
-afterAll(() => server.close());
+interface Sent {
+  url: string;
+  authorization: string | null;
+  body: unknown;
+}
 
-function account(overrides: Partial<Account> = {}): Account {
-  return {
-    ...profile({ id: 5, username: 'me' }),
-    email: 'me@example.com',
-    emailVerified: true,
-    phoneVerified: false,
-    approvedState: 0,
-    sexuality: null,
-    birthday: null,
-    appLanguage: 'en',
-    nsfwAgreement: 1,
-    notificationSound: 1,
-    embedOrigins: [],
-    ...overrides,
+/** A signed-in account whose requests are noted as they leave for the real server. */
+async function loggedIn(options: AccountOptions = {}): Promise<{ account: TestAccount; fanstage: Fanstage; sent: Sent[] }> {
+  const account = await createAccount(server.app, options);
+  const sent: Sent[] = [];
+  const recording: typeof fetch = (input, init) => {
+    sent.push({ url: String(input instanceof Request ? input.url : input), authorization: new Headers(init?.headers).get('authorization'), body: init?.body });
+    return fetch(input, init);
   };
+  const fanstage = createFanstage({ baseUrl: server.baseUrl, fetch: recording });
+  fanstage.session.adopt({ accessToken: account.accessToken });
+  await fanstage.session.loadAccount();
+  sent.length = 0;
+  return { account, fanstage, sent };
 }
 
-function loggedIn(overrides: Partial<Account> = {}): Fanstage {
-  const fanstage = createFanstage({ baseUrl: server.baseUrl });
-  fanstage.session.adopt({ accessToken: fakeToken(5) });
-  fanstage.session.setAccount(account(overrides));
-  return fanstage;
+/** A real PNG, which the server decodes. */
+async function png(width: number, height: number) {
+  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 30, g: 160, b: 90 } } }).png().toBuffer();
+  return Object.assign(new Blob([new Uint8Array(bytes)], { type: 'image/png' }), { name: 'a.png' });
 }
 
-/** Reports progress in steps, as XMLHttpRequest's upload events do. */
-const steppedSend: SendBinary = async (_file, _name, onProgress) => {
-  for (const percent of [10, 55, 100]) onProgress(percent);
-  return { fileName: 'up-1' };
-};
+/** A real video of 2101 s: one still frame a second at 160 × 120, quick to encode and small. */
+async function longVideo() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fanstage-long-'));
+  const out = path.join(dir, 'long.mp4');
+  try {
+    await promisify(execFile)(ffmpegInstaller.path, [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:size=160x120:rate=1', '-t', '2101',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out,
+    ]);
+    return Object.assign(new Blob([new Uint8Array(await readFile(out))], { type: 'video/mp4' }), { name: 'a.mp4' });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
-describe('the upload flow', () => {
+const mediaOf = (ownerId: number) =>
+  server.app.fanstage.db.select({ id: media.id, price: media.price, kind: media.kind }).from(media).where(eq(media.ownerId, ownerId));
+
+describe('the upload flow against the real server', { timeout: 30_000 }, () => {
   it('stops with the verify-email outcome when the e-mail is not verified', async () => {
-    const upload = loggedIn({ emailVerified: false }).uploads.create();
-    expect(await upload.start([file('image/png')], { measure: measures({ kind: 'image', width: 800, height: 800 }) })).toBe('verify-email');
+    const { account, fanstage, sent } = await loggedIn({ verified: false });
+    const upload = fanstage.uploads.create();
+    expect(await upload.start([await png(800, 800)], { measure: measures({ kind: 'image', width: 800, height: 800 }) })).toBe('verify-email');
     expect(upload.status.value).toBe('verify-email');
+    expect(sent).toEqual([]);
+    expect(await mediaOf(account.id)).toEqual([]);
   });
 
   it('refuses a small picture before sending anything', async () => {
-    const before = server.requests.length;
-    const upload = loggedIn().uploads.create();
-    expect(await upload.start([file('image/png')], { measure: measures({ kind: 'image', width: 300, height: 300 }) })).toBe('rejected');
+    const { account, fanstage, sent } = await loggedIn();
+    const upload = fanstage.uploads.create();
+    expect(await upload.start([await png(300, 300)], { measure: measures({ kind: 'image', width: 300, height: 300 }) })).toBe('rejected');
     expect(upload.problem.value).toBe('lowRes');
-    expect(server.requests.length).toBe(before);
+    expect(sent).toEqual([]);
+    expect(await mediaOf(account.id)).toEqual([]);
   });
 
-  it('sends the bytes with progress, then creates the media with the price and purpose', async () => {
-    createAnswer = (body) => ({ statusCode: 2, body: [media({ mediaId: 9, mediaPrice: body.price })] });
-    const upload = loggedIn().uploads.create();
-    const progress: number[] = [];
-    const status = await upload.start([file('image/png', 'a.png')], {
-      price: 320,
-      purpose: 'post',
-      measure: measures({ kind: 'image', width: 800, height: 800 }),
-      sendBinary: async (...args) => {
-        const result = await steppedSend(...args);
-        progress.push(upload.progress.value);
-        return result;
-      },
-    });
+  it('sends the bytes through fetch (no XMLHttpRequest here) with the token, then creates the media with the price and purpose', async () => {
+    const { account, fanstage, sent } = await loggedIn({ seller: true });
+    const upload = fanstage.uploads.create();
+    const status = await upload.start([await png(800, 800)], { price: 320, purpose: 'post', measure: measures({ kind: 'image', width: 800, height: 800 }) });
     expect(status).toBe('done');
-    expect(progress).toEqual([100]);
-    expect(upload.media.value.map((m) => m.mediaId)).toEqual([9]);
-    const created = server.requests.filter((r) => r.url === '/api/media').at(-1);
-    expect(JSON.parse(created?.body ?? '{}')).toEqual({ fileNames: ['up-1'], price: 320, purpose: 'post', mediaType: 'image' });
-    expect(created?.headers.authorization).toMatch(/^Bearer /);
-  });
-
-  it('sends the file through fetch when there is no XMLHttpRequest, keeping the token', async () => {
-    createAnswer = () => ({ statusCode: 2, body: [media({ mediaId: 10 })] });
-    const upload = loggedIn().uploads.create();
-    expect(await upload.start([file('image/png', 'a.png')], { measure: measures({ kind: 'image', width: 800, height: 800 }) })).toBe('done');
-    const binary = server.requests.filter((r) => r.url === '/api/media/binary').at(-1);
-    expect(binary?.headers.authorization).toMatch(/^Bearer /);
-    expect(binary?.headers['content-type']).toMatch(/^multipart\/form-data/);
+    // fetch tells nothing of the upload's progress: it is complete once the bytes are stored.
     expect(upload.progress.value).toBe(100);
+    expect(sent.map((r) => new URL(r.url).pathname)).toEqual(['/api/media/binary', '/api/media']);
+    expect(sent.every((r) => r.authorization === `Bearer ${account.accessToken}`)).toBe(true);
+    expect(sent[0]!.body).toBeInstanceOf(FormData);
+    const stored = await mediaOf(account.id);
+    expect(stored).toEqual([{ id: expect.any(Number), price: 320, kind: 'post' }]);
+    expect(upload.media.value.map((m) => m.mediaId)).toEqual([stored[0]!.id]);
   });
 
   it('reports the server\'s refusal as the popup cause', async () => {
-    createAnswer = () => ({ statusCode: -1, statusText: 'tooLong', body: { media: [media({ mediaStatus: 4, rejectReason: 'tooLong' })] } });
-    const upload = loggedIn().uploads.create();
-    expect(await upload.start([file('video/mp4', 'a.mp4')], { measure: measures({ kind: 'unplayable' }), sendBinary: steppedSend })).toBe('rejected');
+    const { fanstage, sent } = await loggedIn({ seller: true });
+    const upload = fanstage.uploads.create();
+    // The browser could not play it, so only the server can tell it is too long.
+    expect(await upload.start([await longVideo()], { measure: measures({ kind: 'unplayable' }) })).toBe('rejected');
     expect(upload.problem.value).toBe('tooLong');
-    const created = server.requests.filter((r) => r.url === '/api/media').at(-1);
-    expect(JSON.parse(created?.body ?? '{}')).toMatchObject({ unsupported: true, mediaType: 'video' });
+    expect(JSON.parse(String(sent.at(-1)?.body))).toMatchObject({ unsupported: true, mediaType: 'video' });
   });
 });
