@@ -139,7 +139,8 @@ describe('<fanstage-wallet>', { timeout: 30_000 }, () => {
     buy.click();
     await waitFor(() => {
       const dialog = element.shadowRoot!.querySelector('[role="dialog"]');
-      expect(dialog?.getAttribute('aria-labelledby')).toBeTruthy();
+      // Named by its heading, found inside the same shadow root.
+      expect(element.shadowRoot!.getElementById(dialog?.getAttribute('aria-labelledby') ?? '')?.textContent).toBe('Buy credits');
       expect(dialog?.querySelectorAll('input[name="package"]').length).toBeGreaterThan(0);
     });
     element.remove();
