@@ -289,6 +289,34 @@ describe('fanstage.socket', () => {
     expect(fanstage.socket.connectedState.value).toBe('failed');
   });
 
+  it('on the site, waits for the server to answer before that reload, so the page never reloads onto an error page', async () => {
+    let reloads = 0;
+    const fanstage = await loggedIn({ reload: () => (reloads += 1) });
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    // The server is down behind a proxy: sockets refused, and the proxy's 503 for any page.
+    const probes: string[] = [];
+    server.on('/papi/settings', (_req, res) => {
+      probes.push('down');
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('Service Unavailable');
+    });
+    server.refuseNext = Infinity;
+    server.dropAll();
+    await vi.waitFor(() => expect(probes.length).toBeGreaterThanOrEqual(3));
+    expect(reloads).toBe(0);
+    expect(server.connections).toHaveLength(1 + 6);
+    // Still telling the person it is reconnecting while it waits.
+    expect(fanstage.socket.connectedState.value).toBe('reconnecting');
+    expect(fanstage.socket.tryingToReconnect.value).toBe(true);
+    // Back: the next question is answered, and the page reloads once.
+    server.on('/papi/settings', (_req, res) => sendEnvelope(res, { statusCode: 2, body: {} }));
+    await vi.waitFor(() => expect(reloads).toBe(1));
+    expect(fanstage.socket.connectedState.value).toBe('failed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reloads).toBe(1);
+  });
+
   it('counts reconnections in a row: an open in between starts again', async () => {
     let reloads = 0;
     const fanstage = await loggedIn({ reload: () => (reloads += 1), reloadAfter: 2 });
