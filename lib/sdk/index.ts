@@ -5,7 +5,7 @@ export { publicApi, accountApi, socialApi } from './api';
 export type { PublicApi, AccountApi, SocialApi } from './api';
 export { createProfileStore } from './stores/profiles';
 export type { ProfileEntry, ProfileStore, LoadStatus, KnownProfile, ViewerRelation, ProfileStoreOptions } from './stores/profiles';
-export { createSessionStore, decodeAccessToken, REFRESH_AHEAD_MS, REFRESH_RETRY_MS } from './stores/session';
+export { createSessionStore, decodeAccessToken, REFRESH_AHEAD_MS, REFRESH_LOCK_NAME, REFRESH_RETRY_MS } from './stores/session';
 export type { SessionStore, SessionOptions, SessionStatus, TokenMode, TokenStorage, LogoutReason } from './stores/session';
 export { createRelationsStore } from './stores/relations';
 export type { RelationsStore } from './stores/relations';

@@ -295,6 +295,131 @@ describe('the session in a widget (body mode)', () => {
   });
 });
 
+/**
+ * The Web Locks API as a browser gives it to the tabs of one origin (Node has none): one holder
+ * per name at a time, the others granted in order of request, or refused when their signal aborts.
+ */
+function browserLocks() {
+  const queues = new Map<string, (() => void)[]>();
+  let held = 0;
+  const locks = {
+    get held() {
+      return held;
+    },
+    maxHeld: 0,
+    request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown> {
+      const queue = queues.get(name) ?? [];
+      queues.set(name, queue);
+      return new Promise((resolve, reject) => {
+        const grant = () => {
+          held += 1;
+          locks.maxHeld = Math.max(locks.maxHeld, held);
+          callback()
+            .then(resolve, reject)
+            .finally(() => {
+              held -= 1;
+              queue.shift();
+              queue[0]?.();
+            });
+        };
+        options.signal?.addEventListener('abort', () => {
+          const at = queue.indexOf(grant);
+          if (at > 0) {
+            queue.splice(at, 1);
+            reject(new DOMException('The lock request was aborted', 'AbortError'));
+          }
+        });
+        queue.push(grant);
+        if (queue.length === 1) grant();
+      });
+    },
+  };
+  return locks;
+}
+
+describe('tabs of one browser', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** Two pages of the site sharing the browser's cookies, as tabs do. */
+  function tabs(fetch: typeof globalThis.fetch) {
+    return [1, 2].map(() => {
+      const fanstage = createFanstage({ baseUrl: server.baseUrl, fetch });
+      made.push(fanstage);
+      return fanstage.session;
+    });
+  }
+
+  it('take turns to refresh, so two tabs starting together both resume the session', async () => {
+    const locks = browserLocks();
+    vi.stubGlobal('navigator', { locks });
+    const fetch = fetchWithCookies();
+    const [login] = tabs(fetch);
+    await login!.login('fan@example.com', 'correct horse battery');
+    login!.dispose();
+    api.refreshDelay = 40;
+    const [a, b] = tabs(fetch);
+    const refreshes = api.count('/papi/login/refresh');
+    // This server refuses a used refresh token outright: only turns keep both tabs signed in.
+    await expect(Promise.all([a!.restore(), b!.restore()])).resolves.toEqual([true, true]);
+    expect(locks.maxHeld).toBe(1);
+    expect(api.count('/papi/login/refresh') - refreshes).toBe(2);
+    expect(a!.accessToken.value).not.toBe(b!.accessToken.value);
+    expect([a!.isLoggedIn.value, b!.isLoggedIn.value]).toEqual([true, true]);
+  });
+
+  it('without Web Locks, tabs refresh at once and rely on the server to forgive the same token twice', async () => {
+    vi.stubGlobal('navigator', {});
+    const fetch = fetchWithCookies();
+    const [login] = tabs(fetch);
+    await login!.login('fan@example.com', 'correct horse battery');
+    login!.dispose();
+    api.refreshDelay = 40;
+    const [a, b] = tabs(fetch);
+    const restored = await Promise.all([a!.restore(), b!.restore()]);
+    // This stand-in server has no grace period (the real one has, tests/server/sessions.test.ts).
+    expect(restored.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('in body mode present the newest token of a shared storage once it is their turn', async () => {
+    vi.stubGlobal('navigator', { locks: browserLocks() });
+    const storage = memoryStorage();
+    await widget(storage).session.login('fan@example.com', 'correct horse battery');
+    api.refreshDelay = 40;
+    const [a, b] = [widget(storage).session, widget(storage).session];
+    await expect(Promise.all([a.restore(), b.restore()])).resolves.toEqual([true, true]);
+    const stored = storage.items.get('fanstage.refreshToken');
+    expect(stored && api.liveRefreshTokens.has(stored)).toBe(true);
+  });
+
+  it('go ahead without the lock when another tab holds it too long', async () => {
+    const locks = browserLocks();
+    vi.stubGlobal('navigator', { locks });
+    let releaseFrozenTab!: () => void;
+    void locks.request('fanstage-refresh', {}, () => new Promise<void>((resolve) => (releaseFrozenTab = resolve)));
+    const { session } = site();
+    await session.login('fan@example.com', 'correct horse battery');
+    const refreshes = api.count('/papi/login/refresh');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const refreshing = session.refresh();
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(api.count('/papi/login/refresh')).toBe(refreshes);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The request is on its way; the stand-in server answers on the same (fake) timers.
+    let settled = false;
+    void refreshing.finally(() => (settled = true));
+    for (let i = 0; i < 500 && !settled; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    vi.useRealTimers();
+    await expect(refreshing).resolves.toBe(true);
+    expect(api.count('/papi/login/refresh') - refreshes).toBe(1);
+    releaseFrozenTab();
+  });
+});
+
 describe('following', () => {
   it('marks the profile followed at once, everywhere it is filed, and the server confirms', async () => {
     const fanstage = site();

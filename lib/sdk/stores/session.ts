@@ -38,6 +38,32 @@ export interface SessionOptions {
 export const REFRESH_AHEAD_MS = 20_000;
 /** After a refresh that got no answer (offline), the next attempt comes this much later. */
 export const REFRESH_RETRY_MS = 5_000;
+/** The Web Lock the tabs of one browser take turns on to refresh. */
+export const REFRESH_LOCK_NAME = 'fanstage-refresh';
+/** How long a refresh waits for another tab's; past it, it goes ahead rather than hang. */
+const REFRESH_LOCK_PATIENCE_MS = 10_000;
+
+/**
+ * Runs `work` while holding the browser-wide refresh lock, so the tabs of one browser refresh one
+ * at a time: they share the refresh cookie (or a shared storage's token), and each refresh
+ * replaces it, so two at once present the same token twice. Where the Web Locks API is missing
+ * (old browsers, Node) the work runs at once, and the server's grace period for a token
+ * presented twice keeps the session; a lock held too long (a frozen tab) is not waited for.
+ */
+function takingTurns<T>(work: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (typeof locks?.request !== 'function') return work();
+  const patience = new AbortController();
+  const timer = setTimeout(() => patience.abort(), REFRESH_LOCK_PATIENCE_MS);
+  const turn = locks.request(REFRESH_LOCK_NAME, { signal: patience.signal }, async (): Promise<T> => {
+    clearTimeout(timer);
+    return work();
+  }) as Promise<T>;
+  return turn.catch((error: unknown) => {
+    if (patience.signal.aborted && (error as { name?: unknown } | null)?.name === 'AbortError') return work();
+    throw error;
+  });
+}
 
 /** The claims of an access token; the client only reads them, the server verifies them. */
 export function decodeAccessToken(token: string): AccessTokenClaims | null {
@@ -156,9 +182,16 @@ export function createSessionStore(client: FanstageClient, options: SessionOptio
       return Promise.resolve(false);
     }
     const started = generation;
-    refreshing = api
-      .refresh(mode === 'body' ? (refreshToken ?? undefined) : undefined)
-      .then(
+    // Once it is this tab's turn, the token to present is the newest one: in cookie mode the
+    // browser sends the cookie as it is now, already replaced if another tab refreshed
+    // meanwhile, so refreshing again is right and simple (each tab gets its own access token;
+    // sharing one through a BroadcastChannel would save a request and add a protocol). In body
+    // mode a storage shared by the tabs may hold a newer token than this tab's memory.
+    // The answer is taken while the turn lasts, so the next tab reads the token it stored.
+    refreshing = takingTurns(() => {
+      if (generation !== started) return Promise.resolve(false);
+      if (mode === 'body') refreshToken = readStored() ?? refreshToken;
+      return api.refresh(mode === 'body' ? (refreshToken ?? undefined) : undefined).then(
         (tokens) => {
           if (generation !== started) return false;
           adopt(tokens);
@@ -172,7 +205,8 @@ export function createSessionStore(client: FanstageClient, options: SessionOptio
           }
           throw error;
         },
-      )
+      );
+    })
       .finally(() => {
         refreshing = null;
       });
