@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useFanstage, VerifyEmailNotice } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
+import { SettingsSites } from './SettingsSites';
 import styles from './Settings.module.css';
 
 /** `/settings` (login only, SPEC §2): the settings list and the account's e-mail. */
@@ -69,6 +70,7 @@ export default function Settings() {
         )}
         <VerifyEmailNotice headingLevel={3} />
       </section>
+      <SettingsSites />
       {/* Phones and tablets have no logout icon in their navigation: this is their way out. */}
       <button type="button" className={styles.logout} aria-haspopup="dialog" onClick={openLogoutConfirm}>
         {t('logout.open')}

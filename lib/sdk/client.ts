@@ -13,6 +13,12 @@ export interface ClientOptions {
   timeout?: number;
   /** A fetch implementation, for runtimes without a global one. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Whether the browser sends the API's cookies: `'include'` (default) for the platform's own
+   * pages; widgets on other sites use `'omit'`, since the API answers them without credentials
+   * and a widget authenticates with its bearer token alone.
+   */
+  credentials?: RequestCredentials;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -66,7 +72,7 @@ export function createClient(options: ClientOptions): FanstageClient {
   const $fetch: $Fetch = ofetch.create(
     {
       baseURL: baseUrl || undefined,
-      credentials: 'include',
+      credentials: options.credentials ?? 'include',
       // The timeout is ours (see `request`): ofetch drops its own whenever a caller passes a signal.
       retry: 0,
       // The envelope carries the outcome; HTTP errors are read, not thrown.

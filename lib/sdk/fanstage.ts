@@ -76,7 +76,8 @@ export interface FanstageOptions extends ClientOptions {
 
 export function createFanstage(options: FanstageOptions): Fanstage {
   const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, ...clientOptions } = options;
-  const client = createClient(clientOptions);
+  // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
+  const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
   const posts = createPostStore(client, profiles, session);

@@ -109,5 +109,5 @@ export type { Fanstage, FanstageOptions } from './fanstage';
 export * from './rules';
 export type * from '../contract';
 export { version } from './version';
-export { signInWithPopup, requestEmbedCode, EMBED_CODE_MESSAGE, POPUP_WIDTH, POPUP_HEIGHT } from './popupSignIn';
+export { signInWithPopup, requestEmbedCode, embedConsentState, listEmbedConsents, revokeEmbedConsent, EMBED_CODE_MESSAGE, POPUP_WIDTH, POPUP_HEIGHT } from './popupSignIn';
 export type { PopupSignInOptions, PopupSignInTarget, PopupHandle, MessageSource, EmbedCodeMessage } from './popupSignIn';

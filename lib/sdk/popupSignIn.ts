@@ -1,4 +1,4 @@
-import type { AccessTokenBody, EmbedCode, EmbedCodeBody, EmbedExchangeBody } from '../contract';
+import type { AccessTokenBody, EmbedCode, EmbedCodeBody, EmbedConsent, EmbedConsentState, EmbedExchangeBody } from '../contract';
 import type { FanstageClient } from './client';
 import { SdkError } from './errors';
 import type { SessionStore } from './stores/session';
@@ -129,8 +129,27 @@ function popupFeatures(): string {
   return parts.join(',');
 }
 
-/** The popup's side: asks the platform for a code for `origin` (needs a logged-in session). */
-export function requestEmbedCode(client: FanstageClient, origin: string): Promise<EmbedCode> {
-  const body: EmbedCodeBody = { origin };
+/**
+ * The popup's side: asks the platform for a code for `origin` (needs the platform's own
+ * session). A site the fan has not allowed yet answers `consent-required` unless `allow` says
+ * the fan just pressed Allow, which the platform then remembers.
+ */
+export function requestEmbedCode(client: FanstageClient, origin: string, allow = false): Promise<EmbedCode> {
+  const body: EmbedCodeBody = allow ? { origin, allow: true } : { origin };
   return client.post<EmbedCode>('/api/embed/code', body);
+}
+
+/** The popup's question: has the fan allowed `origin`, and which creators list it. */
+export function embedConsentState(client: FanstageClient, origin: string): Promise<EmbedConsentState> {
+  return client.get<EmbedConsentState>('/api/embed/consent', { origin });
+}
+
+/** The sites the fan allowed to use their account through widgets (settings). */
+export function listEmbedConsents(client: FanstageClient): Promise<EmbedConsent[]> {
+  return client.get<EmbedConsent[]>('/api/embed/consents');
+}
+
+/** Takes a site's permission back; its widget sessions end at once. */
+export function revokeEmbedConsent(client: FanstageClient, origin: string): Promise<void> {
+  return client.request<void>('DELETE', '/api/embed/consents', { query: { origin } });
 }

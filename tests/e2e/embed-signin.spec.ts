@@ -77,8 +77,13 @@ test.describe('signing in from a widget on a partner site', () => {
     await expectNoSeriousA11yViolations(popup);
     await popup.getByLabel('E-mail').fill(email);
     await popup.getByLabel('Password', { exact: true }).fill(password);
-    const closed = popup.waitForEvent('close');
     await popup.getByRole('button', { name: 'Log in' }).click();
+    // The first sign-in on this site asks the fan; the demo creators list it, and the popup says so.
+    await expect(popup.getByRole('heading', { name: `Allow ${partner} to use your Fanstage account?` })).toBeVisible();
+    await expect(popup.getByText(/is listed for widgets by .*Lucy Rivers/)).toBeVisible();
+    await expectNoSeriousA11yViolations(popup);
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Allow' }).click();
     await closed;
 
     await expect(card.getByRole('button', { name: /Now following/ })).toHaveAttribute('aria-pressed', 'true');
@@ -105,7 +110,7 @@ test.describe('signing in from a widget on a partner site', () => {
     await api.dispose();
   });
 
-  test('the popup refuses an origin no creator allows, and sends nothing', async ({ page, context }) => {
+  test('the popup asks before it hands a site a code, and a fan who cancels sends it nothing', async ({ page, context }) => {
     const stranger = 'https://stranger.example';
     // The popup's opener is this page on the platform; it records whatever message reaches it.
     await page.goto(`${platform}/demo/`);
@@ -115,16 +120,23 @@ test.describe('signing in from a widget on a partner site', () => {
     });
     const api = context.request;
     const email = await verifiedFan(api, 'embed.stranger');
-    // Logged in on the platform already: the popup skips the form and asks for a code at once.
+    // Logged in on the platform already: the popup skips the form and asks at once.
     const login = await page.request.post(`${platform}/papi/login`, { data: { email, password } });
     expect(login.ok()).toBe(true);
 
     const popupOpened = page.waitForEvent('popup');
     await page.evaluate((url) => void window.open(url, 'fanstage-sign-in', 'width=480,height=640'), `${platform}/embed/login?origin=${encodeURIComponent(stranger)}`);
     const popup = await popupOpened;
-    await expect(popup.getByRole('alert')).toContainText(`${stranger} is not allowed to sign you in with Fanstage`);
+    await expect(popup.getByRole('heading', { name: `Allow ${stranger} to use your Fanstage account?` })).toBeVisible();
+    await expect(popup.getByText('is not listed by any creator on Fanstage. Allow it only if you trust this site.')).toBeVisible();
     await expect(popup.getByLabel('E-mail')).toHaveCount(0);
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Cancel' }).click();
+    await closed;
     expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
-    await popup.close();
+    // Nothing was remembered either.
+    const token = await accessToken(api, email);
+    const consents = await api.get(`${platform}/api/embed/consents`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await consents.json()) as { body: unknown[] }).body).toEqual([]);
   });
 });

@@ -95,7 +95,8 @@ describe('GET and PUT /api/users/me', () => {
   });
 
   it('edits the profile and the public profile shows it at once', async () => {
-    const me = await createAccount(app);
+    // A seller: only approved creators list sites for their widgets (tests/server/trust.test.ts).
+    const me = await createAccount(app, { seller: true });
     await call('GET', `/papi/users/${me.id}`);
     const username = `edited_${me.id}`;
     const { json } = await call('PUT', '/api/users/me', me, {

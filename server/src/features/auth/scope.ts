@@ -60,7 +60,7 @@ export const widgetRoutes: ReadonlySet<string> = new Set([
 
 /** Whether a widget session may call the route `url` (Fastify's route pattern) with `method`. */
 export function widgetMayCall(method: string, url: string): boolean {
-  // Visitors' reads answer widgets too: they hold nothing a visitor could not see.
-  if (method === 'GET' && url.startsWith('/papi/')) return true;
+  // What a visitor may do, a widget may do too (the sign-in routes refuse other pages anyway).
+  if (url.startsWith('/papi/')) return true;
   return widgetRoutes.has(`${method === 'HEAD' ? 'GET' : method} ${url}`);
 }
