@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { InjectOptions } from 'light-my-request';
 import fc from 'fast-check';
@@ -238,6 +239,22 @@ function wholeBodies(): { payload: string | Buffer; contentType: string }[] {
   ];
 }
 
+/** Headers with values the server reads (cookies, language, origin, range, accept). */
+const oddHeaders: Record<string, string>[] = [
+  { cookie: 'fs_refresh=%00' },
+  { cookie: `fs_refresh=%ED%A0%80; fs_refresh=${'r'.repeat(4000)}` },
+  { cookie: 'fs_refresh' },
+  { language: 'x'.repeat(2000) },
+  { language: 'cs;q=NaN, en;q=1e308, *' },
+  { origin: 'null' },
+  { origin: 'http://%00.example' },
+  { origin: `https://${'a'.repeat(3000)}.example` },
+  { range: 'bytes=99999999999999999999-' },
+  { range: 'bytes=-1,-1,-1,-1,5-2' },
+  { accept: '*/*;q=NaN' },
+  { apiversion: '9'.repeat(400) },
+];
+
 /** Signs of the server's insides that must never reach a client. */
 const internals: RegExp[] = [
   /\n\s+at [^\n]*:\d+:\d+/,
@@ -396,11 +413,12 @@ describe('fuzzing the API from its OpenAPI document', () => {
           await send({ method: op.method, url: validUrl, headers: headers() }, label, opIndex);
         }
       }
-      // Broken credentials.
+      // Broken credentials, and odd values in the headers the server reads.
+      const url = encodePath(op.path, validPath) + queryString(validQuery);
       for (const authorization of ['Bearer', 'Bearer x', `Bearer ${'a'.repeat(5000)}`, 'Basic Zm9vOmJhcg==', `Bearer ${token}x`]) {
-        const url = encodePath(op.path, validPath) + queryString(validQuery);
         await send({ method: op.method, url, headers: { authorization } }, 'broken token', opIndex);
       }
+      for (const headers of oddHeaders) await send({ method: op.method, url, headers: { authorization: `Bearer ${token}`, ...headers } }, 'odd headers', opIndex);
       // Some operations end the session (deleting the account, logging out): log in again.
       const me = await app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization: `Bearer ${token}` } });
       if (me.statusCode !== 200) token = await logInFreshUser();
@@ -438,6 +456,58 @@ describe('fuzzing the API from its OpenAPI document', () => {
     expect(open).toEqual([]);
     expect(checked).toBeGreaterThan(100);
   });
+});
+
+/** Writes raw bytes to the listening server and reads the whole answer (the server closes after it). */
+async function rawRequest(head: string, body: Buffer | string = ''): Promise<{ status: number; text: string }> {
+  const { port, hostname } = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.setTimeout(15_000, () => socket.destroy(new Error('no answer')));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+    });
+    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')]));
+  });
+}
+
+describe('fuzzing over a real connection', () => {
+  it('answers requests broken below the JSON level with a 4xx and keeps serving', async () => {
+    const json = (path: string, body: Buffer | string, extra = '') =>
+      rawRequest(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`, body);
+    const cases: [string, Promise<{ status: number; text: string }>][] = [];
+    const add = (name: string, answer: () => Promise<{ status: number; text: string }>) => cases.push([name, answer()]);
+    add('raw NUL in the path', () => rawRequest('GET /papi/users/a\0b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+    add('a 100 KB path', () => rawRequest(`GET /papi/users/${'9'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+    add('a header without a colon', () => rawRequest('GET /papi/settings HTTP/1.1\r\nHost: localhost\r\nbroken header\r\nConnection: close\r\n\r\n'));
+    add('a broken chunk', () => rawRequest('POST /papi/login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'));
+    add('both Content-Length and chunked', () => rawRequest('POST /papi/login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n'));
+    add('invalid UTF-8 in JSON', () => json('/papi/login', Buffer.from([0x7b, 0x22, 0x65, 0x6d, 0x61, 0x69, 0x6c, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0x22, 0x7d])));
+    add('an escaped NUL in JSON', () => json('/papi/check/username', '{"username":"a\\u0000b"}'));
+    add('an escaped lone surrogate in JSON', () => json('/papi/check/email', '{"email":"\\ud800@example.com"}'));
+    add('10 000 levels of arrays', () => json('/papi/login', '['.repeat(10_000) + ']'.repeat(10_000)));
+    add('a 1 MB string', () => json('/papi/check/username', JSON.stringify({ username: 'u'.repeat(1_000_000) })));
+    add('a body over the limit', () => json('/papi/check/username', JSON.stringify({ username: 'u'.repeat(2_000_000) })));
+    add('a body shorter than announced', () => rawRequest('POST /papi/login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 1\r\n\r\n{"email":"a"}'));
+    add('2^31 in the path', () => rawRequest('GET /papi/posts/2147483648 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+    add('a huge ts', () => rawRequest('GET /papi/2/timeline?ts=1e300 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+    const problems: string[] = [];
+    const statuses: string[] = [];
+    for (const [name, pending] of cases) {
+      const { status, text } = await pending;
+      statuses.push(`${name} ${status}`);
+      if (status < 400 || status >= 500) problems.push(`${name}: ${status} ${text.slice(0, 200)}`);
+      for (const pattern of internals) if (pattern.test(text)) problems.push(`${name}: shows ${pattern}`);
+    }
+    expect(problems).toEqual([]);
+    const settings = await fetch(`${server.baseUrl}/papi/settings`);
+    expect(settings.status).toBe(200);
+    console.log(`fuzz: ${cases.length} raw requests over a socket, 0 server errors (${statuses.join(', ')})`);
+  }, 60_000);
 });
 
 describe('fuzzing the websocket', () => {
