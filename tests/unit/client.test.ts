@@ -1,16 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, createClient, SdkError } from '../../lib/sdk';
+import { TERMS_VERSION } from '../../lib/contract';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
 import { closedPortUrl, sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
 
+let real: TestServer;
+let alice: TestAccount;
+/** A fan, who sells nothing: setting a message price asks for verification first (SPEC §8). */
+let fan: TestAccount;
+
+// Answers the real server never gives — a stray body, throttling on demand, a proxy's HTML, a
+// node shutting down, a page that is not the API, a slow answer — come from a stand-in.
 let server: ApiServer;
 
 beforeAll(async () => {
+  real = await startTestServer({ seed: false });
+  alice = await createAccount(real.app, { seller: true });
+  fan = await createAccount(real.app);
   server = await startApiServer();
-  server.on('/papi/with-body', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { hello: 'world' } }));
-  server.on('/papi/no-body', (_req, res) => sendEnvelope(res, { statusCode: 1 }));
   server.on('/papi/stray-body', (_req, res) => sendEnvelope(res, { statusCode: 1, body: { ignored: true } }));
-  server.on('/papi/fails', (_req, res) => sendEnvelope(res, { statusCode: -1, statusText: 'user-not-found' }, 404));
-  server.on('/papi/verify', (_req, res) => sendEnvelope(res, { statusCode: -2, statusText: 'verify-required', body: { field: 'messagePrice' } }));
   server.on('/papi/overloaded', (_req, res) => sendEnvelope(res, { statusCode: -1, statusText: 'too-many-requests' }, 429));
   server.on('/papi/bad-gateway', (_req, res) => {
     res.writeHead(502, { 'content-type': 'text/html' });
@@ -22,42 +31,57 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not Found');
   });
-  server.on('/papi/echo', (req, res) => sendEnvelope(res, { statusCode: 2, body: { method: req.method, url: req.url, body: req.body ? (JSON.parse(req.body) as unknown) : null } }));
   server.on('/papi/slow', (_req, res) => {
     setTimeout(() => sendEnvelope(res, { statusCode: 1 }), 2_000);
   });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await real?.close();
 });
 
-afterAll(() => server.close());
-
-function lastRequestTo(path: string) {
-  const found = server.requests.filter((r) => r.url.startsWith(path)).at(-1);
-  if (!found) throw new Error(`no request to ${path}`);
-  return found;
+interface Sent {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
 }
+
+/** A fetch that notes each request as it leaves for the real server. */
+function recording(sent: Sent[]): typeof fetch {
+  return (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    sent.push({ url: url.pathname + url.search, method: init?.method ?? 'GET', headers: new Headers(init?.headers), body: init?.body });
+    return fetch(input, init);
+  };
+}
+
+/** The terms consent: an answer of statusCode 1 from the real server. */
+const accept = { name: 'accept', value: TERMS_VERSION };
 
 describe('the API client', () => {
   it('returns the body of a statusCode 2 envelope', async () => {
-    const client = createClient({ baseUrl: server.baseUrl });
-    await expect(client.get('/papi/with-body')).resolves.toEqual({ hello: 'world' });
+    const client = createClient({ baseUrl: real.baseUrl });
+    await expect(client.get(`/papi/users/${alice.username}`)).resolves.toMatchObject({ id: alice.id, username: alice.username });
   });
 
   it('returns undefined for a statusCode 1 envelope, even if a body slipped in', async () => {
-    const client = createClient({ baseUrl: server.baseUrl });
-    await expect(client.get('/papi/no-body')).resolves.toBeUndefined();
-    await expect(client.get('/papi/stray-body')).resolves.toBeUndefined();
+    await expect(createClient({ baseUrl: real.baseUrl }).post('/papi/users/cookie', accept)).resolves.toBeUndefined();
+    await expect(createClient({ baseUrl: server.baseUrl }).get('/papi/stray-body')).resolves.toBeUndefined();
   });
 
   it('rejects a statusCode -1 envelope with an SdkError whose code is the statusText', async () => {
-    const client = createClient({ baseUrl: server.baseUrl });
-    const error = await client.get('/papi/fails').catch((e: unknown) => e);
+    const client = createClient({ baseUrl: real.baseUrl });
+    const error = await client.get('/papi/users/nobody.here.at.all').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SdkError);
     expect(error).toMatchObject({ code: 'user-not-found', statusCode: -1, httpStatus: 404, retryable: false });
   });
 
   it('keeps the code and body of other negative envelopes, such as -2 verification needed', async () => {
-    const client = createClient({ baseUrl: server.baseUrl });
-    const error = await client.get('/papi/verify').catch((e: unknown) => e);
+    const client = createClient({ baseUrl: real.baseUrl });
+    client.setAuthenticator({ accessToken: () => fan.accessToken, onUnauthorized: () => Promise.resolve(false) });
+    const error = await client.request('PUT', '/api/users/me', { body: { messagePrice: 16 } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'verify-required', statusCode: -2, body: { field: 'messagePrice' } });
   });
 
@@ -87,27 +111,33 @@ describe('the API client', () => {
   });
 
   it('sends Apiversion 1.0 and the Language header, and follows language changes', async () => {
-    const client = createClient({ baseUrl: server.baseUrl, language: 'cs' });
-    await client.get('/papi/no-body');
-    expect(lastRequestTo('/papi/no-body').headers).toMatchObject({ apiversion: API_VERSION, language: 'cs' });
+    const sent: Sent[] = [];
+    const client = createClient({ baseUrl: real.baseUrl, language: 'cs', fetch: recording(sent) });
+    await client.get('/papi/settings');
+    expect(sent.at(-1)!.headers.get('apiversion')).toBe(API_VERSION);
+    expect(sent.at(-1)!.headers.get('language')).toBe('cs');
     expect(API_VERSION).toBe('1.0');
 
     client.setLanguage('en');
-    await client.get('/papi/no-body');
-    expect(lastRequestTo('/papi/no-body').headers).toMatchObject({ language: 'en' });
+    await client.get('/papi/settings');
+    expect(sent.at(-1)!.headers.get('language')).toBe('en');
+    expect(sent).toHaveLength(2);
   });
 
   it('defaults the language to English', async () => {
-    const client = createClient({ baseUrl: server.baseUrl });
-    await client.get('/papi/no-body');
-    expect(lastRequestTo('/papi/no-body').headers.language).toBe('en');
+    const sent: Sent[] = [];
+    await createClient({ baseUrl: real.baseUrl, fetch: recording(sent) }).get('/papi/settings');
+    expect(sent.map((r) => r.headers.get('language'))).toEqual(['en']);
   });
 
   it('sends query parameters without the undefined ones, and JSON bodies on POST', async () => {
-    const client = createClient({ baseUrl: `${server.baseUrl}/` });
-    await expect(client.get('/papi/echo', { limit: 10, offset: undefined, q: 'a b' })).resolves.toMatchObject({ method: 'GET', url: '/papi/echo?limit=10&q=a+b' });
-    await expect(client.post('/papi/echo', { id: 7 })).resolves.toMatchObject({ method: 'POST', body: { id: 7 } });
-    expect(lastRequestTo('/papi/echo').headers['content-type']).toBe('application/json');
+    const sent: Sent[] = [];
+    const client = createClient({ baseUrl: `${real.baseUrl}/`, fetch: recording(sent) });
+    await expect(client.get('/papi/who-to-follow', { limit: 1, offset: undefined })).resolves.toEqual([expect.objectContaining({ id: alice.id })]);
+    await expect(client.post('/papi/users/cookie', accept)).resolves.toBeUndefined();
+    expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /papi/who-to-follow?limit=1', 'POST /papi/users/cookie']);
+    expect(sent[1]!.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(String(sent[1]!.body))).toEqual(accept);
   });
 
   it('gives up after the timeout with a retryable timeout error', async () => {
