@@ -57,6 +57,20 @@ function waitingForServer(page: Page): Promise<unknown> {
   return page.waitForEvent('requestfailed', { predicate: (request) => new URL(request.url()).pathname === '/papi/settings', timeout: 40_000 });
 }
 
+/**
+ * Resolves when one of the page's websockets, opened from now on, gets the server's `hello`: the
+ * connection is then open (the DOM shows no sign of it on a fresh page, only of reconnecting).
+ */
+function helloFrom(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', (frame) => {
+        if (String(frame.payload).includes('"type":"hello"')) resolve();
+      });
+    });
+  });
+}
+
 async function expectLive(page: Page): Promise<void> {
   const conversation = page.getByTestId('chat-conversation');
   await expect(conversation).toBeVisible({ timeout: 30_000 });
@@ -78,10 +92,12 @@ test('the server restarts during a conversation: both pages reload once by thems
   await logInDemoCreator(a, 'tom.baker');
   await logInDemoCreator(b, 'daniel.kim');
 
+  const [aOpen, bOpen] = [helloFrom(a), helloFrom(b)];
   await a.goto('/chat/daniel.kim');
   await b.goto('/chat/tom.baker');
   await expectLive(a);
   await expectLive(b);
+  await Promise.all([aOpen, bOpen]);
   const aLoads = countLoads(a);
   const bLoads = countLoads(b);
 
@@ -116,10 +132,13 @@ test('the server restarts during a conversation: both pages reload once by thems
 
   // Back on the same port and data (the start takes several seconds): each page reloads once
   // and is live again, with nobody touching it.
+  const aConnected = helloFrom(a);
+  const bConnected = helloFrom(b);
   await server.start();
   await expect.poll(() => [aLoads(), bLoads()], { timeout: 30_000 }).toEqual([1, 1]);
   await expectLive(a);
   await expectLive(b);
+  await Promise.all([aConnected, bConnected]);
 
   // The refused draft is still there once, failed, after the reload, and goes out once when it
   // is sent again (the same msgId: never stored or shown twice).
