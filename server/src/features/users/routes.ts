@@ -44,7 +44,12 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
       schema: { tags: ['account'], summary: 'The logged-in user’s own account', response: { 200: BodyEnvelope(Account) } },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.account(viewerOf(request).id)),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const account = await service.account(viewer.id);
+      // A site the fan allowed learns what its widgets need, not the fan's e-mail address or sites.
+      return withBody(viewer.scope === 'widget' ? { ...account, email: '', embedOrigins: [] } : account);
+    },
   );
 
   app.put(
