@@ -2,43 +2,56 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FollowButton } from '../../lib/ui';
-import { renderWith, siteFanstage, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
+import { follows } from '../../server/src/db/schema';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { and, eq } from '../support/db';
+import { person, type Person } from '../server/support-feeds';
+import { renderWith, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
 
 let t: AuthTestServer;
+let alice: Person;
 
 beforeAll(async () => {
   t = await startAuthServer();
-  t.api.addPerson('fan@example.com', 'correct horse battery');
-  t.api.addPerson('second@example.com', 'correct horse battery');
-  t.api.addPerson('third@example.com', 'correct horse battery');
-});
+  alice = await person(t.server.app, { username: 'alice', displayName: 'Alice Nováková' });
+}, 60_000);
 
-afterAll(() => t.server.close());
+afterAll(() => t?.close());
 
-async function loggedIn(email = 'fan@example.com') {
-  const fanstage = siteFanstage(t.server.baseUrl);
-  await fanstage.session.login(email, 'correct horse battery');
+async function loggedIn(fan: TestAccount) {
+  const fanstage = t.site();
+  await fanstage.session.login(fan.email, fan.password);
   return fanstage;
 }
 
-describe('FollowButton', () => {
+/** Whether the server has stored that `fan` follows alice. */
+async function followsAlice(fan: TestAccount): Promise<boolean> {
+  const rows = await t.server.app.fanstage.db
+    .select({ id: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followerId, fan.id), eq(follows.followedId, alice.id)));
+  return rows.length > 0;
+}
+
+describe('FollowButton against the real server', { timeout: 30_000 }, () => {
   it('asks a visitor to log in instead of following', async () => {
     const onLoginRequired = vi.fn();
-    const before = t.api.count('/api/users/follow');
-    const { container } = renderWith(siteFanstage(t.server.baseUrl), <FollowButton username="alice" onLoginRequired={onLoginRequired} />);
+    const before = t.count('/api/users/follow');
+    const { container } = renderWith(t.site(), <FollowButton username="alice" onLoginRequired={onLoginRequired} />);
     const button = await screen.findByRole('button', { name: 'Follow Alice Nováková' });
     expect(button).toHaveAttribute('aria-pressed', 'false');
     expect(await violationsIn(container)).toEqual([]);
     await userEvent.setup().click(button);
     expect(onLoginRequired).toHaveBeenCalledTimes(1);
-    expect(t.api.count('/api/users/follow')).toBe(before);
+    expect(t.count('/api/users/follow')).toBe(before);
   });
 
   it('follows once a login asked for on the click has signed the fan in', async () => {
-    const fanstage = siteFanstage(t.server.baseUrl);
+    const fan = await createAccount(t.server.app);
+    const fanstage = t.site();
     // As a widget's popup sign-in does: the fan signs in elsewhere and the session adopts it.
     const onLoginRequired = vi.fn(async () => {
-      await fanstage.session.login('third@example.com', 'correct horse battery');
+      await fanstage.session.login(fan.email, fan.password);
       return true;
     });
     renderWith(fanstage, <FollowButton username="alice" onLoginRequired={onLoginRequired} />);
@@ -47,25 +60,26 @@ describe('FollowButton', () => {
     expect(button).toHaveTextContent('Now following');
     expect(onLoginRequired).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.getAllByRole('status').some((s) => s.textContent === 'You now follow Alice Nováková.')).toBe(true));
-    expect(t.server.requests.filter((r) => r.url === '/api/users/follow').at(-1)?.method).toBe('POST');
+    await waitFor(async () => expect(await followsAlice(fan)).toBe(true));
   });
 
   it('stays as it was when the login asked for is cancelled', async () => {
-    const before = t.api.count('/api/users/follow');
-    renderWith(siteFanstage(t.server.baseUrl), <FollowButton username="alice" onLoginRequired={() => Promise.resolve(false)} />);
+    const before = t.count('/api/users/follow');
+    renderWith(t.site(), <FollowButton username="alice" onLoginRequired={() => Promise.resolve(false)} />);
     const button = await screen.findByRole('button', { name: 'Follow Alice Nováková' });
     await userEvent.setup().click(button);
     expect(button).toHaveAttribute('aria-pressed', 'false');
-    expect(t.api.count('/api/users/follow')).toBe(before);
+    expect(t.count('/api/users/follow')).toBe(before);
   });
 
   it('follows at once, shows "Now following" on every button of that user, and the server stores it', async () => {
-    const fanstage = await loggedIn();
+    const fan = await createAccount(t.server.app);
+    const fanstage = await loggedIn(fan);
     const { container } = renderWith(
       fanstage,
       <>
         <FollowButton username="alice" />
-        <FollowButton userId={42} />
+        <FollowButton userId={alice.id} />
       </>,
     );
     const [first] = await screen.findAllByRole('button', { name: 'Follow Alice Nováková' });
@@ -76,42 +90,48 @@ describe('FollowButton', () => {
     expect(pressed[1]).toHaveTextContent('Following');
     await waitFor(() => expect(screen.getAllByRole('status').some((s) => s.textContent === 'You now follow Alice Nováková.')).toBe(true));
     expect(await violationsIn(container)).toEqual([]);
-    const call = t.server.requests.filter((r) => r.url === '/api/users/follow').at(-1);
+    const call = t.sent.filter((r) => r.path === '/api/users/follow').at(-1);
     expect(call?.method).toBe('POST');
-    expect(JSON.parse(call?.body ?? '{}')).toEqual({ id: 42 });
+    expect(call?.body).toEqual({ id: alice.id });
+    await waitFor(async () => expect(await followsAlice(fan)).toBe(true));
 
     // A fresh page for the same viewer loads the follow from the server.
-    const other = siteFanstage(t.server.baseUrl);
-    await other.session.login('fan@example.com', 'correct horse battery');
+    const other = await loggedIn(fan);
     await other.profiles.load('alice');
     expect(other.profiles.get('alice').profile.value?.isFollowed).toBe(true);
 
     await userEvent.setup().click(pressed[0] as HTMLElement);
     await waitFor(() => expect(screen.queryAllByRole('button', { pressed: true })).toHaveLength(0));
-    expect(t.server.requests.filter((r) => r.url === '/api/users/follow').at(-1)?.method).toBe('DELETE');
+    expect(t.sent.filter((r) => r.path === '/api/users/follow').at(-1)?.method).toBe('DELETE');
+    await waitFor(async () => expect(await followsAlice(fan)).toBe(false));
   });
 
-  it('rolls back and explains when the server refuses the follow', async () => {
-    const fanstage = await loggedIn('second@example.com');
+  it('rolls back and explains when the server refuses the follow (an unverified e-mail)', async () => {
+    const fan = await createAccount(t.server.app, { verified: false });
+    const fanstage = await loggedIn(fan);
     renderWith(fanstage, <FollowButton username="alice" />);
     const button = await screen.findByRole('button', { name: 'Follow Alice Nováková' });
-    t.api.failFollows = 1;
     await userEvent.setup().click(button);
     expect(button).toHaveAttribute('aria-pressed', 'true');
     expect(await screen.findByRole('alert')).toHaveTextContent('Please verify your e-mail address first.');
     expect(button).toHaveAttribute('aria-pressed', 'false');
     expect(button).toHaveTextContent('Follow');
+    expect(await followsAlice(fan)).toBe(false);
   });
 
-  it('asks before unfollowing when told to', async () => {
-    const fanstage = await loggedIn('second@example.com');
-    await fanstage.relations.follow(42).catch(() => undefined);
+  it('asks before unfollowing when told to, and the follow stays', async () => {
+    const fan = await createAccount(t.server.app);
+    const fanstage = await loggedIn(fan);
+    await fanstage.relations.follow(alice.id);
     await fanstage.profiles.load('alice');
     const confirmUnfollow = vi.fn(() => false);
+    const unfollows = t.count('/api/users/follow', 'DELETE');
     renderWith(fanstage, <FollowButton username="alice" confirmUnfollow={confirmUnfollow} />, 'cs');
     const button = await screen.findByRole('button', { name: 'Sledujete Alice Nováková' });
     await userEvent.setup().click(button);
     expect(confirmUnfollow).toHaveBeenCalledTimes(1);
     expect(button).toHaveAttribute('aria-pressed', 'true');
+    expect(t.count('/api/users/follow', 'DELETE')).toBe(unfollows);
+    expect(await followsAlice(fan)).toBe(true);
   });
 });

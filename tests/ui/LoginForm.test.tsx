@@ -2,20 +2,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LoginForm } from '../../lib/ui';
-import { renderWith, siteFanstage, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { renderWith, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
 
 let t: AuthTestServer;
+let fan: TestAccount;
 
 beforeAll(async () => {
   t = await startAuthServer();
-  t.api.addPerson('fan@example.com', 'correct horse battery');
-});
+  fan = await createAccount(t.server.app, { password: 'correct horse battery' });
+}, 60_000);
 
-afterAll(() => t.server.close());
+afterAll(() => t?.close());
 
-describe('LoginForm', () => {
+describe('LoginForm against the real server', { timeout: 30_000 }, () => {
   it('has labelled fields with the right autocomplete and no axe violations', async () => {
-    const { container } = renderWith(siteFanstage(t.server.baseUrl), <LoginForm onForgotPassword={() => undefined} />);
+    const { container } = renderWith(t.site(), <LoginForm onForgotPassword={() => undefined} />);
     expect(screen.getByRole('form', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.getByLabelText('E-mail')).toHaveAttribute('autocomplete', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
@@ -23,35 +25,41 @@ describe('LoginForm', () => {
     expect(await violationsIn(container)).toEqual([]);
   });
 
-  it('logs in with the keyboard alone and calls onSuccess', async () => {
-    const fanstage = siteFanstage(t.server.baseUrl);
+  it('logs in with the keyboard alone, calls onSuccess, and the server’s refresh cookie keeps the session', async () => {
+    const fanstage = t.site();
     const onSuccess = vi.fn();
     renderWith(fanstage, <LoginForm onSuccess={onSuccess} />);
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('E-mail'), 'fan@example.com');
+    await user.type(screen.getByLabelText('E-mail'), fan.email);
     await user.type(screen.getByLabelText('Password'), 'correct horse battery{Enter}');
     expect(screen.getByRole('button', { name: 'Logging in…' })).toHaveAttribute('aria-disabled', 'true');
     await waitFor(() => expect(onSuccess).toHaveBeenCalledTimes(1));
     expect(fanstage.session.isLoggedIn.value).toBe(true);
-    expect(fanstage.session.account.value?.email).toBe('fan@example.com');
+    expect(fanstage.session.account.value).toMatchObject({ id: fan.id, email: fan.email });
+    // The server set the refresh cookie: the same browser gets a new access token from it.
+    const first = fanstage.session.accessToken.value;
+    await expect(fanstage.session.refresh()).resolves.toBe(true);
+    expect(fanstage.session.accessToken.value).not.toBe(first);
+    expect(t.count('/papi/login/refresh', 'GET')).toBeGreaterThan(0);
   });
 
   it('shows the server’s -1 warning, linked to the form, and stays logged out', async () => {
-    const fanstage = siteFanstage(t.server.baseUrl);
+    const fanstage = t.site();
     renderWith(fanstage, <LoginForm />);
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('E-mail'), 'fan@example.com');
+    await user.type(screen.getByLabelText('E-mail'), fan.email);
     await user.type(screen.getByLabelText('Password'), 'wrong password');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The e-mail or password is not correct.');
     expect(screen.getByRole('form', { name: 'Log in' })).toHaveAccessibleDescription('The e-mail or password is not correct.');
     expect(fanstage.session.isLoggedIn.value).toBe(false);
+    expect(t.count('/papi/login', 'POST')).toBeGreaterThan(0);
   });
 
   it('explains empty and malformed fields without calling the server, and focuses the first', async () => {
-    const before = t.server.requests.length;
-    renderWith(siteFanstage(t.server.baseUrl), <LoginForm />);
+    const before = t.sent.length;
+    renderWith(t.site(), <LoginForm />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('E-mail'), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -60,11 +68,11 @@ describe('LoginForm', () => {
     expect(email).toHaveAccessibleDescription('Please enter an e-mail address like name@example.com.');
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Please fill this in.');
     await waitFor(() => expect(email).toHaveFocus());
-    expect(t.server.requests.length).toBe(before);
+    expect(t.sent.length).toBe(before);
   });
 
   it('shows and hides the password', async () => {
-    renderWith(siteFanstage(t.server.baseUrl), <LoginForm />);
+    renderWith(t.site(), <LoginForm />);
     const user = userEvent.setup();
     const toggle = screen.getByRole('button', { name: 'Show password' });
     await user.click(toggle);
@@ -73,7 +81,7 @@ describe('LoginForm', () => {
   });
 
   it('speaks Czech', () => {
-    renderWith(siteFanstage(t.server.baseUrl, 'cs'), <LoginForm />, 'cs');
+    renderWith(t.site('cs'), <LoginForm />, 'cs');
     expect(screen.getByRole('form', { name: 'Přihlášení' })).toBeInTheDocument();
     expect(screen.getByLabelText('Heslo')).toBeInTheDocument();
   });

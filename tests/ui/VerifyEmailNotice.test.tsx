@@ -2,39 +2,45 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { VerifyEmailNotice } from '../../lib/ui';
-import { renderWith, siteFanstage, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { renderWith, startAuthServer, violationsIn, type AuthTestServer } from './support/auth';
 
 let t: AuthTestServer;
+let unverified: TestAccount;
+let verified: TestAccount;
 
 beforeAll(async () => {
   t = await startAuthServer();
-  t.api.addPerson('fan@example.com', 'correct horse battery', { emailVerified: false });
-  t.api.addPerson('verified@example.com', 'correct horse battery', { emailVerified: true });
-});
+  unverified = await createAccount(t.server.app, { verified: false });
+  verified = await createAccount(t.server.app, { verified: true });
+}, 60_000);
 
-afterAll(() => t.server.close());
+afterAll(() => t?.close());
 
-describe('VerifyEmailNotice', () => {
-  it('offers one resend of the link, then disables the button', async () => {
-    const fanstage = siteFanstage(t.server.baseUrl);
-    await fanstage.session.login('fan@example.com', 'correct horse battery');
+describe('VerifyEmailNotice against the real server', { timeout: 30_000 }, () => {
+  it('offers one resend of the link, the server mails it, then the button is disabled', async () => {
+    const fanstage = t.site();
+    await fanstage.session.login(unverified.email, unverified.password);
     const { container } = renderWith(fanstage, <VerifyEmailNotice />);
     expect(screen.getByRole('heading', { name: 'Verify your e-mail' })).toBeInTheDocument();
-    expect(screen.getByText(/We sent a link to fan@example\.com/)).toBeInTheDocument();
+    expect(screen.getByText(new RegExp(`We sent a link to ${unverified.email.replace(/\./g, '\\.')}`))).toBeInTheDocument();
     expect(await violationsIn(container)).toEqual([]);
 
-    const before = t.api.count('/api/users/resend-verification');
+    const mailsBefore = (await t.mailsTo(unverified.email)).filter((m) => m.template === 'verify-email').length;
+    const before = t.count('/api/users/resend-verification');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Send the link again' }));
     expect(await screen.findByText(/Sent\. Please check your inbox/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send the link again' })).toBeDisabled();
-    expect(t.api.count('/api/users/resend-verification')).toBe(before + 1);
-    const call = t.server.requests.filter((r) => r.url === '/api/users/resend-verification').at(-1);
-    expect(call?.headers.authorization).toMatch(/^Bearer /);
+    expect(t.count('/api/users/resend-verification')).toBe(before + 1);
+    expect(t.sent.filter((r) => r.path === '/api/users/resend-verification').at(-1)?.headers.get('authorization')).toMatch(/^Bearer /);
+    const mail = await t.nextMail(unverified.email, 'verify-email', mailsBefore);
+    expect(mail.links.some((link) => /\/action\/[\w-]{20,}$/.test(link))).toBe(true);
   });
 
   it('shows nothing once the e-mail is verified', async () => {
-    const fanstage = siteFanstage(t.server.baseUrl);
-    await fanstage.session.login('verified@example.com', 'correct horse battery');
+    const fanstage = t.site();
+    await fanstage.session.login(verified.email, verified.password);
+    expect(fanstage.session.account.value?.emailVerified).toBe(true);
     renderWith(fanstage, <VerifyEmailNotice />);
     expect(screen.queryByRole('heading')).toBeNull();
   });
