@@ -1,45 +1,75 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { createClient, createProfileStore, SdkError, type LoadStatus } from '../../lib/sdk';
-import { sendEnvelope, startApiServer, type ApiServer, type Handler } from './support/api-server';
-import { profile } from './support/profiles';
+import { createClient, createProfileStore, SdkError, type LoadStatus, type PublicProfile } from '../../lib/sdk';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
+import { follow, person, type Person } from '../server/support-feeds';
 
-let server: ApiServer;
-let failuresLeft = 0;
+let server: TestServer;
+let alice: Person;
+let flaky: Person;
+/** A fan who follows alice. */
+let fan: TestAccount;
+/** Every path the stores of this file asked, in order. */
+const asked: string[] = [];
 
 beforeAll(async () => {
-  server = await startApiServer();
-  const alice = profile();
-  const answerAlice: Handler = (_req, res) => {
-    // A little latency so that concurrent callers really overlap.
-    setTimeout(() => sendEnvelope(res, { statusCode: 2, body: alice }), 30);
-  };
-  server.on('/papi/users/alice', answerAlice);
-  server.on('/papi/users/42', answerAlice);
-  // As the logged-in viewer sees her: with the relation, answered at once.
-  server.on('/api/users/alice', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { ...alice, isFollowed: true, blockedStatus: 0, isMySubscriber: false, isHidden: false } }));
-  server.on('/papi/users/nobody', (_req, res) => sendEnvelope(res, { statusCode: -1, statusText: 'user-not-found' }, 404));
-  server.on('/papi/users/flaky', (_req, res) => {
-    if (failuresLeft > 0) {
-      failuresLeft -= 1;
-      res.writeHead(503, { 'content-type': 'text/plain' });
-      res.end('Service Unavailable');
-      return;
-    }
-    sendEnvelope(res, { statusCode: 2, body: profile({ id: 7, username: 'flaky' }) });
-  });
+  server = await startTestServer({ seed: false });
+  alice = await person(server.app, { username: 'alice', displayName: 'Alice Nováková' });
+  flaky = await person(server.app, { username: 'flaky', displayName: 'Flaky Fern' });
+  fan = await createAccount(server.app);
+  await follow(server.app, fan.id, alice.id);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
 });
 
-afterAll(() => server.close());
-
-function requestsTo(path: string): number {
-  return server.requests.filter((r) => r.url === path).length;
+interface Faults {
+  /** Answers to these paths are held back this many milliseconds after the server gave them. */
+  slow?: Record<string, number>;
+  /** The next request to each of these paths gets this answer instead of reaching the server. */
+  fail?: Map<string, () => Response>;
 }
 
-describe('the profile store', () => {
+/**
+ * A client of the real server. The server answers in its own time and never as a failing
+ * proxy would, so overlap (a slow answer) and failures are injected here, on the way back.
+ */
+function clientOf(token: string | null = null, faults: Faults = {}) {
+  const fetching: typeof fetch = async (input, init) => {
+    const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+    asked.push(path);
+    const failure = faults.fail?.get(path);
+    if (failure) {
+      faults.fail?.delete(path);
+      return failure();
+    }
+    const response = await fetch(input, init);
+    const delay = faults.slow?.[path];
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    return response;
+  };
+  const client = createClient({ baseUrl: server.baseUrl, fetch: fetching });
+  if (token !== null) client.setAuthenticator({ accessToken: () => token, onUnauthorized: () => Promise.resolve(false) });
+  return client;
+}
+
+function requestsTo(path: string): number {
+  return asked.filter((p) => p === path).length;
+}
+
+/** The public profile the server answers for `who`. */
+async function publicProfileOf(who: Person): Promise<PublicProfile> {
+  const response = await server.app.inject({ method: 'GET', url: `/papi/users/${who.id}` });
+  return (response.json() as { body: PublicProfile }).body;
+}
+
+describe('the profile store against the real server', () => {
   it('asks again as the viewer when a login lands while a visitor\'s request is on its way, and keeps the newer answer', async () => {
     let loggedIn = false;
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }), { isLoggedIn: () => loggedIn });
+    // The visitor's answer comes back last, as on a slow line.
+    const store = createProfileStore(clientOf(fan.accessToken, { slow: { '/papi/users/alice': 150 } }), { isLoggedIn: () => loggedIn });
     const visitor = store.load('alice');
     loggedIn = true;
     const viewer = store.load('alice');
@@ -47,28 +77,28 @@ describe('the profile store', () => {
     // The same viewer's second call shares the request.
     expect(store.load('alice')).toBe(viewer);
     await Promise.all([visitor, viewer]);
-    // The visitor's answer came last (30 ms later) and must not wipe out the relation.
+    // The visitor's answer came last and must not wipe out the relation the server gave the viewer.
     expect(store.get('alice').profile.value?.isFollowed).toBe(true);
     expect(store.get('alice').status.value).toBe('ready');
   });
 
   it('keeps a follow made while an older answer of the profile was on its way', async () => {
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
-    store.remember([profile()]);
+    const store = createProfileStore(clientOf(null, { slow: { '/papi/users/alice': 150 } }));
+    store.remember([await publicProfileOf(alice)]);
     const reload = store.load('alice');
-    // The viewer follows before the (30 ms late) answer arrives; the answer predates the follow.
-    store.patch(42, (p) => ({ ...p, isFollowed: true, followersCount: p.followersCount + 1 }));
+    // The viewer follows before the late answer arrives; the answer predates the follow.
+    store.patch(alice.id, (p) => ({ ...p, isFollowed: true, followersCount: p.followersCount + 1 }));
     await reload;
     expect(store.get('alice').profile.value?.isFollowed).toBe(true);
-    expect(store.get('42').profile.value?.isFollowed).toBe(true);
-    // A later answer, asked after the change, is taken as it is.
+    expect(store.get(alice.id).profile.value?.isFollowed).toBe(true);
+    // A later answer, asked after the change, is taken as it is: a visitor's has no relation.
     await store.load('alice');
     expect(store.get('alice').profile.value?.isFollowed).toBeUndefined();
   });
 
   it('makes one request for concurrent gets of the same profile', async () => {
     const before = requestsTo('/papi/users/alice');
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    const store = createProfileStore(clientOf());
     const first = store.get('alice');
     const second = store.get('Alice');
     const third = store.get('@alice');
@@ -82,7 +112,7 @@ describe('the profile store', () => {
   });
 
   it('is loading from the first get and ready once the answer arrives, observably through signals', async () => {
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    const store = createProfileStore(clientOf());
     const seen: LoadStatus[] = [];
     const entry = store.get('alice');
     const stop = effect(() => {
@@ -93,35 +123,37 @@ describe('the profile store', () => {
     expect(seen).toEqual(['loading', 'ready']);
   });
 
-  it('serves profiles remembered from a list under both names without any request', () => {
-    const before = server.requests.length;
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
-    store.remember([profile({ id: 9, username: 'Listed' })]);
-    expect(store.get('listed').status.value).toBe('ready');
-    expect(store.get(9).profile.value?.username).toBe('Listed');
-    expect(server.requests.length).toBe(before);
+  it('serves profiles remembered from a list under both names without any request', async () => {
+    const listed = await publicProfileOf(flaky);
+    const before = asked.length;
+    const store = createProfileStore(clientOf());
+    store.remember([listed]);
+    expect(store.get('FLAKY').status.value).toBe('ready');
+    expect(store.get(flaky.id).profile.value?.username).toBe('flaky');
+    expect(asked.length).toBe(before);
   });
 
   it('serves a profile loaded by username under its id without another request', async () => {
-    const before = requestsTo('/papi/users/42');
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    const byIdPath = `/papi/users/${alice.id}`;
+    const before = requestsTo(byIdPath);
+    const store = createProfileStore(clientOf());
     await store.load('alice');
-    const byId = store.get(42);
+    const byId = store.get(alice.id);
     expect(byId.status.value).toBe('ready');
-    expect(byId.profile.value?.username).toBe('Alice');
-    expect(requestsTo('/papi/users/42')).toBe(before);
+    expect(byId.profile.value?.username).toBe('alice');
+    expect(requestsTo(byIdPath)).toBe(before);
   });
 
   it('serves a profile loaded by id under its username', async () => {
     const before = requestsTo('/papi/users/alice');
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
-    await store.load(42);
-    expect(store.get('alice').profile.value?.id).toBe(42);
+    const store = createProfileStore(clientOf());
+    await store.load(alice.id);
+    expect(store.get('alice').profile.value?.id).toBe(alice.id);
     expect(requestsTo('/papi/users/alice')).toBe(before);
   });
 
-  it('keeps the error of a missing profile and leaves the profile empty', async () => {
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+  it('keeps the server\'s error of a missing profile and leaves the profile empty', async () => {
+    const store = createProfileStore(clientOf());
     const entry = store.get('nobody');
     await store.load('nobody');
     expect(entry.status.value).toBe('error');
@@ -131,8 +163,9 @@ describe('the profile store', () => {
   });
 
   it('does not retry a failed profile on get, but does on load, and clears the error', async () => {
-    failuresLeft = 1;
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
+    // A proxy's page while the server restarts: the real server never answers so itself.
+    const fail = new Map([['/papi/users/flaky', () => new Response('Service Unavailable', { status: 503, headers: { 'content-type': 'text/plain' } })]]);
+    const store = createProfileStore(clientOf(null, { fail }));
     const entry = store.get('flaky');
     await store.load('flaky');
     expect(entry.status.value).toBe('error');
@@ -145,20 +178,22 @@ describe('the profile store', () => {
     await store.load('flaky');
     expect(entry.status.value).toBe('ready');
     expect(entry.error.value).toBeNull();
-    expect(entry.profile.value?.id).toBe(7);
+    expect(entry.profile.value?.id).toBe(flaky.id);
   });
 
   it('clears an alias error when the same profile loads under its other name', async () => {
-    failuresLeft = 1;
-    const store = createProfileStore(createClient({ baseUrl: server.baseUrl }));
-    server.on('/papi/users/7', (_req, res) => sendEnvelope(res, { statusCode: -1, statusText: 'internal-error' }, 500));
-    const byId = store.get(7);
-    await store.load(7);
+    // The server's own failure (a 500 envelope) cannot be had on demand; injected for the id.
+    const fail = new Map([
+      [`/papi/users/${flaky.id}`, () => Response.json({ statusCode: -1, statusText: 'internal-error' }, { status: 500 })],
+    ]);
+    const store = createProfileStore(clientOf(null, { fail }));
+    const byId = store.get(flaky.id);
+    await store.load(flaky.id);
     expect(byId.status.value).toBe('error');
 
-    failuresLeft = 0;
     await store.load('flaky');
     expect(byId.status.value).toBe('ready');
     expect(byId.error.value).toBeNull();
+    expect(byId.profile.value?.displayName).toBe('Flaky Fern');
   });
 });
