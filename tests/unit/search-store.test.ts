@@ -10,45 +10,66 @@ import {
   type FilterStorage,
   type PublicProfile,
 } from '../../lib/sdk';
-import { sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
-import { profile } from './support/profiles';
+import { startTestServer, type TestServer } from '../support/server';
+import { person, post, word } from '../server/support-feeds';
 
-let server: ApiServer;
-/** How many creators the fake directory holds; each test sets it. */
-let directorySize = 0;
+let server: TestServer;
+/** Every request the stores of this file sent, in order. */
+const sent: URL[] = [];
 
-function people(from: number, count: number): PublicProfile[] {
-  return Array.from({ length: Math.max(0, count) }, (_, i) => profile({ id: from + i + 1, username: `creator${from + i + 1}`, displayName: `Creator ${from + i + 1}` }));
+/** A birthday (YYYY-MM-DD) that makes its holder `years` old today. */
+function bornYearsAgo(years: number): string {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() - years, date.getUTCMonth(), date.getUTCDate() - 30);
+  return date.toISOString().slice(0, 10);
 }
 
-function queryOf(url: string): URLSearchParams {
-  return new URL(url, 'http://x').searchParams;
-}
-
+/**
+ * The directory, kept apart by what each tab looks at: 12 teen women (no badge, never seen; one is Lucy Rivers),
+ * 35 verified men without a birthday (3 of them seen lately), and 6 "Sunny" creators whose
+ * posts carry the tags #sunset (4), #sun (2) and #sunday (1).
+ */
 beforeAll(async () => {
-  server = await startApiServer();
-  const page = (url: string) => {
-    const q = queryOf(url);
-    const offset = Number(q.get('offset') ?? 0);
-    const limit = Number(q.get('limit') ?? 30);
-    return people(offset, Math.min(limit, directorySize - offset));
-  };
-  server.on('/papi/discover/search', (req, res) => sendEnvelope(res, { statusCode: 2, body: page(req.url) }));
-  server.on('/papi/discover/active-users', (req, res) => sendEnvelope(res, { statusCode: 2, body: page(req.url) }));
-  server.on('/papi/who-to-follow', (req, res) => sendEnvelope(res, { statusCode: 2, body: page(req.url) }));
-  server.on('/papi/search/tips', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { users: people(0, 6), tags: [{ tag: 'sunset', count: 4 }, { tag: 'sun', count: 2 }, { tag: 'sunday', count: 1 }] } }));
-  server.on('/papi/search/tags', (_req, res) => sendEnvelope(res, { statusCode: 2, body: [{ tag: 'sunset', count: 4 }] }));
+  server = await startTestServer({ seed: false });
+  const { app } = server;
+  for (let i = 0; i < 12; i++) {
+    const named = i === 0 ? { displayName: 'Lucy Rivers' } : {};
+    await person(app, { gender: 2, birthday: bornYearsAgo(19 + (i % 5)), followersCount: 100 - i, ...named });
+  }
+  for (let i = 0; i < 35; i++) {
+    await person(app, { gender: 1, hasBadge: true, followersCount: 500 - i, lastSeenAt: i < 3 ? new Date(Date.now() - i * 60_000) : null });
+  }
+  const sunny: number[] = [];
+  for (let i = 0; i < 6; i++) sunny.push((await person(app, { gender: 1, displayName: `Sunny ${word('n')}`, followersCount: 10 + i })).id);
+  const tagged: string[][] = [['sunset', 'sun', 'sunday'], ['sunset', 'sun'], ['sunset'], ['sunset']];
+  for (const [i, tags] of tagged.entries()) await post(app, sunny[i]!, { text: `Light ${i}`, tags });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
 });
 
-afterAll(() => server.close());
+function clientOf() {
+  const recording: typeof fetch = (input, init) => {
+    sent.push(new URL(String(input instanceof Request ? input.url : input)));
+    return fetch(input, init);
+  };
+  return createClient({ baseUrl: server.baseUrl, fetch: recording });
+}
+
+/** The same request asked of the server directly: what the store should show. */
+async function serverIds(url: string): Promise<number[]> {
+  const response = await server.app.inject({ method: 'GET', url });
+  return (response.json() as { body: PublicProfile[] }).body.map((p) => p.id);
+}
 
 function memoryStorage(): FilterStorage & { map: Map<string, string> } {
   const map = new Map<string, string>();
   return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
 }
 
-function requests(path: string) {
-  return server.requests.filter((r) => r.url.split('?')[0] === path);
+function requests(path: string): URL[] {
+  return sent.filter((url) => url.pathname === path);
 }
 
 describe('the discover search query', () => {
@@ -90,11 +111,11 @@ describe('the discover search query', () => {
 
 describe('user lists', () => {
   it('end when a page comes back short', async () => {
-    directorySize = 12;
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage: null });
+    const store = createSearchStore(clientOf(), { storage: null });
     const list = store.users('teens');
     await list.start();
     expect(list.items.value).toHaveLength(12);
+    expect(list.items.value.map((p) => p.id)).toEqual(await serverIds('/papi/discover/search?tab=teens&limit=30'));
     expect(list.status.value).toBe('ended');
     expect(list.canLoadMore.value).toBe(false);
     const before = requests('/papi/discover/search').length;
@@ -103,11 +124,11 @@ describe('user lists', () => {
   });
 
   it('fetch nothing when the next page is asked for with 30 or more loaded', async () => {
-    directorySize = 100;
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage: null });
+    const store = createSearchStore(clientOf(), { storage: null });
     const list = store.users('hasBadge');
     await list.start();
     expect(list.items.value).toHaveLength(30);
+    expect(list.items.value.every((p) => p.hasBadge)).toBe(true);
     expect(list.status.value).toBe('ready');
     expect(list.canLoadMore.value).toBe(false);
     const before = requests('/papi/discover/search').length;
@@ -117,29 +138,35 @@ describe('user lists', () => {
   });
 
   it('page on below 30: who to follow loads 15, then 15 more, then stops', async () => {
-    directorySize = 100;
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage: null });
+    const expected = await serverIds('/papi/who-to-follow?limit=30');
+    expect(expected).toHaveLength(30);
+    const store = createSearchStore(clientOf(), { storage: null });
     const list = store.whoToFollow();
     await list.start();
-    expect(list.items.value.map((p) => p.id)).toEqual(people(0, 15).map((p) => p.id));
+    expect(list.items.value.map((p) => p.id)).toEqual(expected.slice(0, 15));
     await list.nextPage();
-    expect(list.items.value).toHaveLength(30);
-    expect(queryOf(requests('/papi/who-to-follow').at(-1)!.url).get('offset')).toBe('15');
+    expect(list.items.value.map((p) => p.id)).toEqual(expected);
+    expect(requests('/papi/who-to-follow').at(-1)!.searchParams.get('offset')).toBe('15');
     const before = requests('/papi/who-to-follow').length;
     await list.nextPage();
     expect(requests('/papi/who-to-follow')).toHaveLength(before);
   });
 
   it('use the active-users list until a filter is set, then search with the tab', async () => {
-    directorySize = 3;
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage: null });
-    await store.users('activeusers').start();
+    const seenLately = await serverIds('/papi/discover/active-users');
+    expect(seenLately).toHaveLength(3);
+    const store = createSearchStore(clientOf(), { storage: null });
+    const active = store.users('activeusers');
+    await active.start();
     expect(requests('/papi/discover/active-users').length).toBeGreaterThan(0);
+    expect(active.items.value.map((p) => p.id)).toEqual(seenLately);
     store.setFilter({ hasBadge: true, hair: undefined });
     expect(store.filter.value).toEqual({ hasBadge: true });
-    await store.users('activeusers').start();
-    const sent = queryOf(requests('/papi/discover/search').at(-1)!.url);
-    expect(Object.fromEntries(sent)).toEqual({ tab: 'activeusers', hasBadge: 'true', limit: '30' });
+    const filtered = store.users('activeusers');
+    await filtered.start();
+    expect(filtered.items.value.map((p) => p.id)).toEqual(seenLately);
+    const query = requests('/papi/discover/search').at(-1)!.searchParams;
+    expect(Object.fromEntries(query)).toEqual({ tab: 'activeusers', hasBadge: 'true', limit: '30' });
   });
 
   it('keep going until a short page when uncapped', async () => {
@@ -165,11 +192,11 @@ describe('user lists', () => {
 describe('the free-text filter', () => {
   it('is kept in local storage as fltr and read back by the next store', () => {
     const storage = memoryStorage();
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage });
+    const store = createSearchStore(clientOf(), { storage });
     store.setFilterText('rivers');
     expect(storage.map.get(FILTER_TEXT_KEY)).toBe('rivers');
     expect(store.filterActive.value).toBe(true);
-    const again = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage });
+    const again = createSearchStore(clientOf(), { storage });
     expect(again.filterText.value).toBe('rivers');
     again.resetFilters();
     expect(storage.map.has(FILTER_TEXT_KEY)).toBe(false);
@@ -177,28 +204,36 @@ describe('the free-text filter', () => {
   });
 
   it('goes into the search query as q when no query is given', async () => {
-    directorySize = 1;
     const storage = memoryStorage();
     storage.setItem(FILTER_TEXT_KEY, 'lucy');
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage });
-    await store.users('teens').start();
-    expect(queryOf(requests('/papi/discover/search').at(-1)!.url).get('q')).toBe('lucy');
-    await store.users('teens', 'marek').start();
-    expect(queryOf(requests('/papi/discover/search').at(-1)!.url).get('q')).toBe('marek');
+    const store = createSearchStore(clientOf(), { storage });
+    const lucy = store.users('teens');
+    await lucy.start();
+    expect(requests('/papi/discover/search').at(-1)!.searchParams.get('q')).toBe('lucy');
+    expect(lucy.items.value.map((p) => p.displayName)).toEqual(['Lucy Rivers']);
+    const marek = store.users('teens', 'marek');
+    await marek.start();
+    expect(requests('/papi/discover/search').at(-1)!.searchParams.get('q')).toBe('marek');
+    expect(marek.items.value).toEqual([]);
   });
 });
 
 describe('the quick search', () => {
   it('starts at best and shows at most 8 results, creators first', async () => {
-    const store = createSearchStore(createClient({ baseUrl: server.baseUrl }), { storage: null });
+    const store = createSearchStore(clientOf(), { storage: null });
     expect(store.quick.tab.value).toBe('best');
     await store.quick.search('sun');
     const results = store.quick.results.value;
+    // The server gives at most 5 people of the 6 Sunny creators, and tags fill up to 8.
     expect(results).toHaveLength(8);
-    expect(results.slice(0, 6).every((r) => r.kind === 'user')).toBe(true);
-    expect(results.slice(6).map((r) => (r.kind === 'tag' ? r.tag.tag : ''))).toEqual(['sunset', 'sun']);
+    expect(results.slice(0, 5).map((r) => (r.kind === 'user' ? r.user.displayName.split(' ')[0] : r.kind))).toEqual(Array(5).fill('Sunny'));
+    expect(results.slice(5).map((r) => (r.kind === 'tag' ? r.tag.tag : ''))).toEqual(['sunset', 'sun', 'sunday']);
     await store.quick.setTab('tags');
-    expect(store.quick.results.value).toEqual([{ kind: 'tag', tag: { tag: 'sunset', count: 4 } }]);
+    expect(store.quick.results.value).toEqual([
+      { kind: 'tag', tag: { tag: 'sunset', count: 4 } },
+      { kind: 'tag', tag: { tag: 'sun', count: 2 } },
+      { kind: 'tag', tag: { tag: 'sunday', count: 1 } },
+    ]);
     store.quick.clear();
     expect(store.quick.tab.value).toBe('best');
     expect(store.quick.results.value).toEqual([]);
