@@ -1,32 +1,50 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFanstage, EMBED_CODE_MESSAGE, SdkError, signInWithPopup, type Fanstage, type MessageSource, type PopupHandle, type TokenStorage } from '../../lib/sdk';
-import { sendEnvelope, startApiServer, type ApiServer } from './support/api-server';
-import { makeAccessToken } from './support/session-server';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type TestAccount } from '../support/accounts';
 
 const platformOrigin = 'https://fanstage.example';
 const partnerOrigin = 'https://lucy.example';
 
-let server: ApiServer;
+let server: TestServer;
+let fan: TestAccount;
+/** The exchanges the widgets of this file asked the server for. */
 const exchanged: Array<{ code: string; origin: string }> = [];
 const made: Fanstage[] = [];
 
 beforeAll(async () => {
-  server = await startApiServer();
-  server.on('/papi/embed/exchange', (req, res) => {
-    const body = JSON.parse(req.body) as { code: string; origin: string };
-    exchanged.push(body);
-    if (body.code !== 'good-code' || body.origin !== partnerOrigin) return sendEnvelope(res, { statusCode: -1, statusText: 'invalid-code' }, 400);
-    sendEnvelope(res, { statusCode: 2, body: { accessToken: makeAccessToken(7, Math.floor(Date.now() / 1000) + 300), refreshToken: 'refresh-7' } });
-  });
-  server.on('/api/users/me', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { id: 7, username: 'fan' } }));
-});
+  server = await startTestServer({ seed: false });
+  fan = await createAccount(server.app);
+}, 60_000);
 
 afterEach(() => {
   exchanged.length = 0;
   for (const fanstage of made.splice(0)) fanstage.session.dispose();
 });
 
-afterAll(() => server.close());
+afterAll(async () => {
+  await server?.close();
+});
+
+/**
+ * What the platform's /embed/login popup gets for the fan once they allowed the site: a
+ * one-time code the real server issued for `origin`.
+ */
+async function codeFor(origin = partnerOrigin): Promise<string> {
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/api/embed/code',
+    headers: { authorization: `Bearer ${fan.accessToken}` },
+    payload: { origin, allow: true },
+  });
+  return (response.json() as { body: { code: string } }).body.code;
+}
+
+/** The server's answer to an exchange of `code` by `origin`'s widget, as the widget's page sends it. */
+async function exchange(code: string, origin = partnerOrigin) {
+  const response = await server.app.inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin }, payload: { code, origin } });
+  return response.json() as { statusCode: number; statusText?: string };
+}
 
 /** A window's message events without a browser: the test posts what a page, frame or popup would. */
 function fakeWindow() {
@@ -52,8 +70,14 @@ function fakeWindow() {
   return { messages, popup, open, post, listeners };
 }
 
+/** A widget's Fanstage on the partner's page, in body mode; it logs the exchanges it sends. */
 function widget(storage?: TokenStorage): Fanstage {
-  const fanstage = createFanstage({ baseUrl: server.baseUrl, session: { mode: 'body', ...(storage ? { storage } : {}) } });
+  const recording: typeof fetch = (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    if (url.pathname === '/papi/embed/exchange' && typeof init?.body === 'string') exchanged.push(JSON.parse(init.body) as { code: string; origin: string });
+    return fetch(input, init);
+  };
+  const fanstage = createFanstage({ baseUrl: server.baseUrl, fetch: recording, session: { mode: 'body', ...(storage ? { storage } : {}) } });
   made.push(fanstage);
   return fanstage;
 }
@@ -69,26 +93,37 @@ describe('signInWithPopup', () => {
 
     expect(win.popup.url).toBe(`${platformOrigin}/embed/login?origin=${encodeURIComponent(partnerOrigin)}`);
     expect(win.popup.features).toContain('width=480');
-    win.post({ type: EMBED_CODE_MESSAGE, code: 'good-code' }, platformOrigin, win.popup);
+    const code = await codeFor();
+    win.post({ type: EMBED_CODE_MESSAGE, code }, platformOrigin, win.popup);
 
     await expect(signedIn).resolves.toBe(true);
-    expect(exchanged).toEqual([{ code: 'good-code', origin: partnerOrigin }]);
-    expect(fanstage.session.userId.value).toBe(7);
-    expect(items.get('fanstage.refreshToken')).toBe('refresh-7');
+    expect(exchanged).toEqual([{ code, origin: partnerOrigin }]);
+    expect(fanstage.session.userId.value).toBe(fan.id);
+    expect(fanstage.session.account.value?.id).toBe(fan.id);
     expect(win.listeners.size).toBe(0);
+    // The refresh token kept is the server's, bound to the partner's site: it refreshes there only.
+    const refreshToken = items.get('fanstage.refreshToken');
+    expect(refreshToken).toEqual(expect.any(String));
+    const elsewhere = await server.app.inject({ method: 'POST', url: '/papi/login/refresh', headers: { origin: 'https://evil.example' }, payload: { refreshToken } });
+    expect(elsewhere.json()).toMatchObject({ statusCode: -1 });
+    const there = await server.app.inject({ method: 'POST', url: '/papi/login/refresh', headers: { origin: partnerOrigin }, payload: { refreshToken } });
+    expect(there.json()).toMatchObject({ statusCode: 2 });
+    // The code was used up by the exchange.
+    expect(await exchange(code)).toEqual({ statusCode: -1, statusText: 'invalid-code' });
   });
 
   it('ignores a code from another origin, from another window, or in another shape', async () => {
     const win = fakeWindow();
     const fanstage = widget();
     const signedIn = signInWithPopup(fanstage, { platformOrigin, origin: partnerOrigin, open: win.open, messages: win.messages, pollMs: 10 });
+    const code = await codeFor();
 
     // The right popup object, but a page on another origin (the popup navigated away).
-    win.post({ type: EMBED_CODE_MESSAGE, code: 'good-code' }, 'https://evil.example', win.popup);
+    win.post({ type: EMBED_CODE_MESSAGE, code }, 'https://evil.example', win.popup);
     // The platform's origin, but another window (a frame of the platform in the page).
-    win.post({ type: EMBED_CODE_MESSAGE, code: 'good-code' }, platformOrigin, {});
-    win.post({ type: 'something-else', code: 'good-code' }, platformOrigin, win.popup);
-    win.post('good-code', platformOrigin, win.popup);
+    win.post({ type: EMBED_CODE_MESSAGE, code }, platformOrigin, {});
+    win.post({ type: 'something-else', code }, platformOrigin, win.popup);
+    win.post(code, platformOrigin, win.popup);
     await tick();
     expect(exchanged).toEqual([]);
     expect(fanstage.session.isLoggedIn.value).toBe(false);
@@ -96,6 +131,8 @@ describe('signInWithPopup', () => {
     win.popup.close();
     await expect(signedIn).resolves.toBe(false);
     expect(win.listeners.size).toBe(0);
+    // None of them reached the server: the code is still unused.
+    expect((await exchange(code)).statusCode).toBe(2);
   });
 
   it('resolves false and stops listening when the fan closes the popup', async () => {
@@ -106,7 +143,7 @@ describe('signInWithPopup', () => {
     await expect(signedIn).resolves.toBe(false);
     expect(win.listeners.size).toBe(0);
     // A late message from the closed popup changes nothing.
-    win.post({ type: EMBED_CODE_MESSAGE, code: 'good-code' }, platformOrigin, win.popup);
+    win.post({ type: EMBED_CODE_MESSAGE, code: await codeFor() }, platformOrigin, win.popup);
     await tick();
     expect(exchanged).toEqual([]);
   });
@@ -124,13 +161,25 @@ describe('signInWithPopup', () => {
     expect(win.listeners.size).toBe(0);
   });
 
-  it('passes on a refused exchange and stays logged out', async () => {
+  it('passes on the server\'s refusal of a used code and stays logged out', async () => {
     const win = fakeWindow();
     const fanstage = widget();
     const signedIn = signInWithPopup(fanstage, { platformOrigin, origin: partnerOrigin, open: win.open, messages: win.messages, pollMs: 10 });
-    win.post({ type: EMBED_CODE_MESSAGE, code: 'used-code' }, platformOrigin, win.popup);
+    const used = await codeFor();
+    expect((await exchange(used)).statusCode).toBe(2);
+    win.post({ type: EMBED_CODE_MESSAGE, code: used }, platformOrigin, win.popup);
     await expect(signedIn).rejects.toMatchObject({ code: 'invalid-code' });
     expect(fanstage.session.isLoggedIn.value).toBe(false);
     expect(win.listeners.size).toBe(0);
+  });
+
+  it('passes on the server\'s refusal of a code issued for another site', async () => {
+    const win = fakeWindow();
+    const fanstage = widget();
+    const signedIn = signInWithPopup(fanstage, { platformOrigin, origin: partnerOrigin, open: win.open, messages: win.messages, pollMs: 10 });
+    const othersCode = await codeFor('https://marek.example');
+    win.post({ type: EMBED_CODE_MESSAGE, code: othersCode }, platformOrigin, win.popup);
+    await expect(signedIn).rejects.toMatchObject({ code: 'invalid-code' });
+    expect(fanstage.session.isLoggedIn.value).toBe(false);
   });
 });
