@@ -48,6 +48,13 @@ afterAll(async () => {
   await Promise.race([server?.close(), new Promise((resolve) => setTimeout(resolve, 15_000))]);
 }, 30_000);
 
+async function widgetSessionOn(fan: TestAccount, origin: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const issued = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin, allow: true } });
+  const { code } = (issued.json() as { body: { code: string } }).body;
+  const exchanged = await server.app.inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin }, payload: { code, origin } });
+  return (exchanged.json() as { body: { accessToken: string; refreshToken: string } }).body;
+}
+
 function addChat(attributes: Record<string, string>): HTMLElement {
   const element = document.createElement(chatTag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
@@ -75,9 +82,10 @@ describe('<fanstage-chat>', { timeout: 30_000 }, () => {
   it('lets a signed-in fan chat with the creator: the price, the message box, Enter sends and the echo checks it', async () => {
     const fan = await createAccount(server.app);
     await fundWallet(server.app, fan.id, 1000);
-    // What the platform's popup sign-in hands the widgets on this page.
+    // What the platform's popup sign-in hands the widgets on this page: the fan allows the
+    // page's origin, and the code becomes a widget session bound to it.
     const widgets = fanstageFor(server.baseUrl, 'en');
-    widgets.session.adopt({ accessToken: fan.accessToken });
+    widgets.session.adopt(await widgetSessionOn(fan, window.location.origin));
     await widgets.session.loadAccount();
     defineElements();
     const element = addChat({ with: creator.username, 'api-base': server.baseUrl });
