@@ -15,8 +15,6 @@ export interface SessionServer {
   accessTtl: number;
   /** Answers of /papi/login/refresh are held back this many milliseconds. */
   refreshDelay: number;
-  /** The next follow or unfollow calls answer this error instead of 1. */
-  failFollows: number;
   /** The next refresh calls get no answer at all: the connection drops, as when offline. */
   dropRefreshes: number;
   readonly people: Person[];
@@ -41,9 +39,9 @@ export function makeAccessToken(userId: number, expSeconds: number): string {
 }
 
 /**
- * The account and session endpoints of the contract (lib/contract/auth.ts) on a real HTTP
- * server, with rotating refresh tokens, so the SDK session and the forms are tested over a
- * socket. The reference server's own rules are tested in tests/server.
+ * The login, refresh, logout and account endpoints of the contract on a stand-in HTTP server,
+ * with rotating refresh tokens, for the socket test's stand-in realtime server (which must
+ * refuse and drop connections on demand). Everything else is tested against the real server.
  */
 export function mountSessionServer(server: ApiServer): SessionServer {
   const people: Person[] = [];
@@ -51,12 +49,10 @@ export function mountSessionServer(server: ApiServer): SessionServer {
   const liveAccessTokens = new Set<string>();
   const refreshOwner = new Map<string, number>();
   const accessOwner = new Map<string, number>();
-  const following = new Set<string>();
 
   const state: SessionServer = {
     accessTtl: 300,
     refreshDelay: 0,
-    failFollows: 0,
     dropRefreshes: 0,
     people,
     liveRefreshTokens,
@@ -112,17 +108,6 @@ export function mountSessionServer(server: ApiServer): SessionServer {
     return person;
   }
 
-  server.on('/papi/signup', (req, res) => {
-    const { email, password } = json(req) as { email?: string; password?: string };
-    if (typeof email !== 'string' || !email.includes('@')) return sendEnvelope(res, { statusCode: -1, statusText: 'invalid-email' }, 400);
-    if (typeof password !== 'string' || password.length < 8) return sendEnvelope(res, { statusCode: -1, statusText: 'invalid-request' }, 400);
-    if (people.some((p) => p.email === email)) return sendEnvelope(res, { statusCode: -2, statusText: 'email-taken' }, 409);
-    const username = email.split('@')[0] ?? '';
-    if (people.some((p) => p.username === username)) return sendEnvelope(res, { statusCode: -5, statusText: 'username-taken' }, 409);
-    state.addPerson(email, password, { emailVerified: false });
-    sendEnvelope(res, { statusCode: 1 });
-  });
-
   server.on('/papi/login', (req, res) => {
     const { email, password, tokenInBody } = json(req) as { email?: string; password?: string; tokenInBody?: boolean };
     const person = people.find((p) => p.email === email && p.password === password);
@@ -156,16 +141,6 @@ export function mountSessionServer(server: ApiServer): SessionServer {
     res.end(JSON.stringify({ statusCode: 1 }));
   });
 
-  server.on('/papi/login/reset', (req, res) => {
-    const body = json(req);
-    if (typeof body.hash === 'string' && body.hash !== 'a-valid-reset-hash-0123456789') return sendEnvelope(res, { statusCode: -1, statusText: 'link-expired' }, 400);
-    sendEnvelope(res, { statusCode: 1 });
-  });
-
-  server.on('/api/users/resend-verification', (req, res) => {
-    if (viewer(req, res)) sendEnvelope(res, { statusCode: 1 });
-  });
-
   server.on('/api/users/me', (req, res) => {
     const person = viewer(req, res);
     if (!person) return;
@@ -185,36 +160,6 @@ export function mountSessionServer(server: ApiServer): SessionServer {
         embedOrigins: [],
       },
     });
-  });
-
-  // One creator, alice (id 42), by username and by id, as visitors and as the viewer see her.
-  const followers = () => 1500 + [...following].filter((f) => f.endsWith(':42')).length;
-  for (const key of ['alice', '42']) {
-    server.on(`/papi/users/${key}`, (_req, res) => sendEnvelope(res, { statusCode: 2, body: profile({ followersCount: followers() }) }));
-    server.on(`/api/users/${key}`, (req, res) => {
-      const person = viewer(req, res);
-      if (!person) return;
-      const isFollowed = following.has(`${person.id}:42`);
-      sendEnvelope(res, {
-        statusCode: 2,
-        body: { ...profile({ followersCount: followers() }), isFollowed, blockedStatus: 0, isMySubscriber: false, isHidden: false },
-      });
-    });
-  }
-
-  server.on('/api/users/follow', (req, res) => {
-    const person = viewer(req, res);
-    if (!person) return;
-    const { id } = json(req) as { id?: number };
-    setTimeout(() => {
-      if (state.failFollows > 0) {
-        state.failFollows -= 1;
-        return sendEnvelope(res, { statusCode: -1, statusText: 'email-not-verified' }, 403);
-      }
-      if (req.method === 'POST') following.add(`${person.id}:${id}`);
-      else following.delete(`${person.id}:${id}`);
-      sendEnvelope(res, { statusCode: 1 });
-    }, 20);
   });
 
   return state;
