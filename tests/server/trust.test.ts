@@ -174,6 +174,9 @@ describe('a widget session has least privilege', () => {
     const tip = await asWidget('POST', '/api/users/tip', { userId: lucy.json.body.id, giftId: gifts.json.body[0].id });
     expect(tip.json.statusCode).toBe(2);
     expect(tip.json.body.gBalance).toBeLessThan(1_000);
+    // Accepting adult content before an unlock is the one account field a widget may set.
+    expect((await asWidget('PUT', '/api/users/me', { nsfwAgreement: 1 })).json.body).toMatchObject({ nsfwAgreement: 1, email: '' });
+    expect((await asWidget('PUT', '/api/users/me', { nsfwAgreement: 1, bio: 'sneaked in' })).json.statusText).toBe('widget-scope');
     // The site reads the account its widgets need, without the fan's e-mail address.
     const seen = await asWidget('GET', '/api/users/me');
     expect(seen.json.body).toMatchObject({ id: fan.id, username: fan.username, email: '', embedOrigins: [] });

@@ -96,7 +96,7 @@ async function authenticateRequest(request: FastifyRequest, token: string): Prom
   if (viewer.scope === 'widget') {
     // A widget token works only on the page it was granted to, and only for widget actions.
     if (source.origin !== null && source.origin !== viewer.origin) throw new AppError('origin-not-allowed');
-    if (!widgetMayCall(request.method, request.routeOptions.url ?? '')) throw new AppError('widget-scope');
+    if (!widgetMayCall(request.method, request.routeOptions.url ?? '', request.body)) throw new AppError('widget-scope');
   } else if (!source.platform) {
     // The platform's own session is never usable from another page, even if its token leaked there.
     throw new AppError('origin-not-allowed');

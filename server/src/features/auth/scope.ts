@@ -58,9 +58,23 @@ export const widgetRoutes: ReadonlySet<string> = new Set([
   'POST /api/media',
 ]);
 
-/** Whether a widget session may call the route `url` (Fastify's route pattern) with `method`. */
-export function widgetMayCall(method: string, url: string): boolean {
+/**
+ * Routes a widget may call with these body fields only. Unlocking asks the fan to accept adult
+ * content first (SPEC §4), which the unlock popup records on the account: that one field, and
+ * nothing else of the account, is a widget's to set.
+ */
+export const widgetFields: Readonly<Record<string, readonly string[]>> = {
+  'PUT /api/users/me': ['nsfwAgreement'],
+};
+
+/** Whether a widget session may call the route `url` (Fastify's route pattern) with `method` and `body`. */
+export function widgetMayCall(method: string, url: string, body?: unknown): boolean {
   // What a visitor may do, a widget may do too (the sign-in routes refuse other pages anyway).
   if (url.startsWith('/papi/')) return true;
-  return widgetRoutes.has(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+  const route = `${method === 'HEAD' ? 'GET' : method} ${url}`;
+  if (widgetRoutes.has(route)) return true;
+  const fields = widgetFields[route];
+  if (fields === undefined || typeof body !== 'object' || body === null) return false;
+  const sent = Object.keys(body);
+  return sent.length > 0 && sent.every((field) => fields.includes(field));
 }

@@ -15,8 +15,13 @@ import { createUserService, type UserService } from './service';
 import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
 import { AppError } from '../../errors';
 import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
-import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf } from '../auth/guard';
+import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf, type Viewer } from '../auth/guard';
 import { recordProfileVisit } from '../notifications/service';
+
+/** A site the fan allowed learns what its widgets need of the account, not the e-mail address or the listed sites. */
+function accountFor(viewer: Viewer, account: Account): Account {
+  return viewer.scope === 'widget' ? { ...account, email: '', embedOrigins: [] } : account;
+}
 
 export function registerUserRoutes(app: App, ctx: AppContext): UserService {
   const service = createUserService(ctx);
@@ -46,9 +51,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     },
     async (request) => {
       const viewer = viewerOf(request);
-      const account = await service.account(viewer.id);
-      // A site the fan allowed learns what its widgets need, not the fan's e-mail address or sites.
-      return withBody(viewer.scope === 'widget' ? { ...account, email: '', embedOrigins: [] } : account);
+      return withBody(accountFor(viewer, await service.account(viewer.id)));
     },
   );
 
@@ -63,7 +66,10 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.updateMe(viewerOf(request).id, request.body, sessionFamilyOf(request))),
+    async (request) => {
+      const viewer = viewerOf(request);
+      return withBody(accountFor(viewer, await service.updateMe(viewer.id, request.body, sessionFamilyOf(request))));
+    },
   );
 
   app.delete(
