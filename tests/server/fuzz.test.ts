@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { InjectOptions } from 'light-my-request';
 import fc from 'fast-check';
@@ -19,14 +22,39 @@ import { closeSockets, connectSocket } from '../support/sockets';
 let server: TestServer;
 let app: FastifyInstance;
 
+let webRoot: string;
+
+/**
+ * A front-end build of the test's own, so the site's routes answer the same whether or not the
+ * checkout ran `npm run build` (without one they answer 503 "not built yet", by design).
+ */
+async function fakeBuild(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'fanstage-fuzz-web-'));
+  const files: Record<string, string> = {
+    'web/index.html': '<!doctype html><title>site</title><div id="root"></div>',
+    'web/embed-login.html': '<!doctype html><title>popup</title><div id="root"></div>',
+    'demo/index.html': '<!doctype html><title>demo</title>',
+    'demo/react.html': '<!doctype html><title>demo</title>',
+    'embed/fanstage.js': 'void 0;',
+    'embed/fanstage-elements.js': 'void 0;',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), text);
+  }
+  return root;
+}
+
 beforeAll(async () => {
+  webRoot = await fakeBuild();
   // A generous socket budget: the websocket part sends many messages back to back.
-  server = await startTestServer({ seed: false, realtime: { messagesPerSecond: 10_000, messageBurst: 10_000 } });
+  server = await startTestServer({ seed: false, webRoot, realtime: { messagesPerSecond: 10_000, messageBurst: 10_000 } });
   app = server.app;
 }, 120_000);
 afterAll(async () => {
   closeSockets();
   await server?.close();
+  await rm(webRoot, { recursive: true, force: true });
 });
 
 // ---------------------------------------------------------------------------------------------
