@@ -197,6 +197,21 @@ describe('following an author, against the real server', { timeout: 30_000 }, ()
     const fresh = page(fanstage.session.accessToken.value!);
     expect((await fresh.fanstage.posts.api.post(ids[0]!, true)).user.isFollowed).toBe(true);
   });
+
+  it('is not undone by a list of the author’s posts answered before the follow and arriving after it', async () => {
+    const author = await creator();
+    const { ids } = await postsOf(author, 1);
+    const { fanstage } = await signedIn();
+    await fanstage.profiles.load(author.username);
+    // A page of the author's posts asked before the follow: its author is not followed yet.
+    const before = await fanstage.posts.api.post(ids[0]!, true);
+    expect(before.user.isFollowed).toBe(false);
+    await fanstage.relations.follow(author.id);
+    // …and it arrives now, as a slow timeline answer does.
+    fanstage.posts.remember([before]);
+    expect(fanstage.profiles.peek(author.id)?.isFollowed).toBe(true);
+    expect(fanstage.posts.get(ids[0]!).post.value?.user.isFollowed).toBe(true);
+  });
 });
 
 describe('deleting a post, against the real server', { timeout: 30_000 }, () => {

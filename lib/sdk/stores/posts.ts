@@ -70,7 +70,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
         // A visitor's "not followed" is no relation at all: leave it out, so the follow button
         // asks for the real one after a login.
         const { isFollowed, ...author } = post.user;
-        if (!profiles.patch(author.id, (p) => ({ ...p, ...author, ...(loggedIn ? { isFollowed } : {}) }))) {
+        if (!profiles.absorb(author.id, { ...author, ...(loggedIn ? { isFollowed } : {}) })) {
           profiles.remember([loggedIn ? post.user : author]);
         }
       }

@@ -110,6 +110,19 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
     return true;
   }
 
+  /**
+   * Takes what a list says about a known profile (a post's author, say). A relation the viewer
+   * changed here (follow, block) is newer than any list that may still be on its way, so those
+   * fields stay as they are; everything else is taken. Returns false when no loaded profile has
+   * that id.
+   */
+  function absorb(id: number, incoming: Partial<KnownProfile>): boolean {
+    const current = entries.get(String(id))?.profile.peek();
+    if (!current) return false;
+    store(changedAt.has(id) ? { ...current, ...incoming, ...relationOf(current) } : { ...current, ...incoming });
+    return true;
+  }
+
   /** The loaded profile with this id, if any. */
   function peek(id: number): KnownProfile | null {
     return entries.get(String(id))?.profile.peek() ?? null;
@@ -152,7 +165,7 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
     return pending;
   }
 
-  return { get, load, remember, patch, peek };
+  return { get, load, remember, patch, absorb, peek };
 }
 
 export type ProfileStore = ReturnType<typeof createProfileStore>;
