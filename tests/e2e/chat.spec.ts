@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { fanPriceCents } from '../../lib/sdk/rules/price';
+import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, viewports } from './support';
 import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
@@ -71,6 +71,7 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   // 1. The fan writes; the header shows what a message costs.
   await fan.goto(`/chat/${creatorName}`);
   await expect(fan.getByTestId('chat-conversation')).toBeVisible();
+  await expect(fan.getByTestId('chat-price-badge').first()).toContainText(formatPrice(messagePrice, salt));
   const text = `Hello Lucy, loved the Lisbon roll ${Date.now()}`;
   await send(fan, text);
   await expect(message(fan, text)).toHaveAttribute('data-state', /sent|read/);

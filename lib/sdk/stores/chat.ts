@@ -155,7 +155,7 @@ export interface ChatDraftInput {
   giftId?: number;
 }
 
-export type ChatSendProblem = 'empty' | 'too-long' | 'self' | 'no-recipient' | 'logged-out';
+export type ChatSendProblem = 'empty' | 'too-long' | 'self' | 'no-recipient' | 'logged-out' | 'loading';
 export type ChatSendResult = { ok: true; msgId: string } | { ok: false; problem: ChatSendProblem };
 
 /** What the page should open because of a refused message. */
@@ -688,6 +688,9 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
       if (recipient) return { ok: false, problem: recipient };
       const problem = chatDraftProblem(input);
       if (problem) return { ok: false, problem };
+      // Until the conversation is loaded its price is unknown, and a message goes only at the
+      // price the person was shown: sent now, it would go at 0 and come back not delivered.
+      if (conversation.peek() === null && !loaded.peek()) return { ok: false, problem: 'loading' };
       restore();
       const msgId = newIdempotencyKey();
       const draft: Draft = {
