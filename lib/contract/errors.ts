@@ -14,6 +14,7 @@ export const ErrorKeys = [
   'payload-too-large',
   'unsupported-media-type',
   'server_not_responding',
+  'service-unavailable',
   'internal-error',
   // users
   'user-not-found',

@@ -17,6 +17,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   server_not_responding: 503,
+  'service-unavailable': 503,
   'internal-error': 500,
   'user-not-found': 404,
   'invalid-username': 400,
