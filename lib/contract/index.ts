@@ -1,6 +1,7 @@
 export * from './envelope';
 export * from './errors';
 export * from './settings';
+export * from './health';
 export * from './gifts';
 export * from './users';
 export * from './translations';

@@ -34,6 +34,7 @@ import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
 import { registerChatRoutes } from './features/chat/routes';
+import { registerHealthRoutes } from './features/health/routes';
 import { createRealtime, type RealtimeOptions } from './realtime';
 import { watchCommits } from './realtime/after-commit';
 
@@ -83,6 +84,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
     // Bad URLs Fastify refuses before routing get the envelope too.
     frameworkErrors: answerFrameworkError,
+    // A request that arrives while the server shuts down gets the envelope (features/health/routes.ts).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox checks bodies strictly (a number is not a string) and converts query strings
   // and path parameters, which always arrive as text.
@@ -101,7 +104,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await mkdir(config.dataDir, { recursive: true });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => app.log.warn({ code: (error as { code?: unknown }).code, reason: error.message }, 'database connection lost; the pool replaces it'),
+  });
   app.addHook('onClose', async () => {
     await database.close();
   });
@@ -172,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const site = await registerStaticRoutes(app, ctx);
   registerHttpConventions(app, site.notFound);
 
+  registerHealthRoutes(app, database);
   await registerAuth(app, ctx);
   registerSettingsRoutes(app, ctx);
   registerGiftRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DatabaseStartError } from './db';
 import { describeMediaTool, mediaTools } from './media/tools';
 
 async function main(): Promise<void> {
@@ -58,6 +59,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A database that cannot be opened is the operator's to fix, and the message says how.
+  if (error instanceof DatabaseStartError) {
+    process.stderr.write(`Fanstage failed to start: ${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Fanstage failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { isDatabaseUnavailable } from './availability';
 
 export { schema };
 /** The condition builders, re-exported so code outside the server workspace (tests) uses the server's own copy. */
@@ -22,6 +24,49 @@ export interface DatabaseHandle {
   /** `pglite` for the embedded database, `postgres` for a PostgreSQL server. */
   driver: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** Runs `select 1`: resolves when the database answers, rejects when it cannot be reached (readiness). */
+  ping(): Promise<void>;
+}
+
+/** The database could not be opened at start, for a reason the operator can act on; `message` says which. */
+export class DatabaseStartError extends Error {
+  override name = 'DatabaseStartError';
+}
+
+/** Host, port and database of a connection string, without its password. */
+function describeUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/** Below this much free space an embedded database that fails to open is taken to have run out of disk. */
+const lowDiskBytes = 64 * 1024 * 1024;
+
+async function explainEmbeddedFailure(dir: string | undefined, error: unknown): Promise<string> {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (dir === undefined) return `The in-memory database could not start (${reason}).`;
+  const code = (error as { code?: unknown }).code;
+  let free: number | undefined;
+  try {
+    const stats = await statfs(dir);
+    free = stats.bavail * stats.bsize;
+  } catch {
+    // The folder itself may be what is wrong; the message below covers it.
+  }
+  if (code === 'ENOSPC' || (free !== undefined && free < lowDiskBytes)) {
+    return `The embedded database in ${dir} could not be opened: the disk is full (${free === undefined ? 'no' : Math.floor(free / 1024 / 1024)} MB free). Free some space and start again.`;
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return `The embedded database in ${dir} could not be opened: the server may not write there (${reason}). Give it write access or set DATA_DIR to a folder it may write.`;
+  }
+  return (
+    `The embedded database in ${dir} could not be opened (${reason}). Its files are damaged or were written by another version of the database. ` +
+    'Restore the folder from a backup, or move it aside to start with an empty database (docs/server.md, "The embedded database").'
+  );
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -37,7 +82,12 @@ export const startupLockKey = 722_061_001;
  * `databaseUrl` undefined → PGlite files under `${dataDir}/db`; `memory://` → in-memory PGlite;
  * otherwise a PostgreSQL server.
  */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Told of every connection that broke; the process goes on (the default ignores them). */
+  onConnectionError?: (error: Error) => void;
+}): Promise<DatabaseHandle> {
   const { databaseUrl, dataDir } = options;
   if (databaseUrl === undefined || databaseUrl === 'memory://') {
     let dir: string | undefined;
@@ -45,8 +95,13 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
       dir = path.join(dataDir, 'db');
       mkdirSync(dir, { recursive: true });
     }
-    const client = dir === undefined ? new PGlite() : new PGlite(dir);
-    await client.waitReady;
+    let client: PGlite;
+    try {
+      client = dir === undefined ? new PGlite() : new PGlite(dir);
+      await client.waitReady;
+    } catch (error) {
+      throw new DatabaseStartError(await explainEmbeddedFailure(dir, error), { cause: error });
+    }
     const db = drizzlePglite({ client, schema });
     try {
       await migratePglite(db, { migrationsFolder });
@@ -54,12 +109,25 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
       await client.close();
       throw error;
     }
-    return { db: db as unknown as Database, driver: 'pglite', close: () => client.close() };
+    return { db: db as unknown as Database, driver: 'pglite', close: () => client.close(), ping: async () => void (await client.query('select 1')) };
   }
 
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    // While the server cannot be reached a request waits this long for a connection, then answers 503.
+    connectionTimeoutMillis: 3_000,
+    // A network cut with no reset (a failover, a dead host) is noticed by TCP keepalive.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // A connection that breaks — idle in the pool, or checked out for a transaction between two
+  // queries (pg_ctl restart, pg_terminate_backend, a failover) — emits 'error' on its client. Without
+  // a listener Node ends the process; with one, the query in flight fails, the transaction is
+  // rolled back by PostgreSQL, the request is answered 503 and the pool replaces the client.
+  const report = options.onConnectionError ?? (() => {});
+  pool.on('error', (error) => report(error));
+  pool.on('connect', (client) => client.on('error', (error) => report(error)));
   try {
     const client = await pool.connect();
     try {
@@ -74,8 +142,14 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
     }
   } catch (error) {
     await pool.end();
-    throw error;
+    if (!isDatabaseUnavailable(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseStartError(
+      `PostgreSQL at ${describeUrl(databaseUrl)} cannot be reached (${reason}). Start it, or point DATABASE_URL at a server that runs; ` +
+        'under a process supervisor the server is simply started again (docs/server.md).',
+      { cause: error },
+    );
   }
   const db = drizzlePg({ client: pool, schema });
-  return { db: db as unknown as Database, driver: 'postgres', close: () => pool.end() };
+  return { db: db as unknown as Database, driver: 'postgres', close: () => pool.end(), ping: async () => void (await pool.query('select 1')) };
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../db/availability';
 import { AppError, keyForHttpStatus, httpStatusOf } from '../errors';
 import { failure } from './envelope';
 import { pickLanguage, type ApiLanguage } from './language';
@@ -31,7 +32,19 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
   });
   registerInputBounds(app);
 
+  // An error is about this moment, not the resource: no browser or CDN may keep one, even where
+  // the route had said its answer may be cached (the gift catalogue, settings) before it failed.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+    done(null, payload);
+  });
+
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      // One line per refused request while the database is away, without the driver's whole client.
+      request.log.warn({ code: (error as { code?: unknown }).code, reason: error.message }, 'database unavailable');
+      return reply.code(503).header('Retry-After', String(retryAfterSeconds)).send(failure('service-unavailable'));
+    }
     if (error instanceof AppError) {
       return reply.code(error.httpStatus).send(failure(error.key, error.body, error.statusCode));
     }

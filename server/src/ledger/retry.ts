@@ -1,4 +1,5 @@
 import type { Database } from '../db';
+import { isDatabaseUnavailable } from '../db/availability';
 import type { Tx } from './transfer';
 
 /** PostgreSQL's serialization_failure and deadlock_detected: the transaction may simply be run again. */
@@ -17,18 +18,42 @@ export function isRetryable(error: unknown): boolean {
   return retryable.has(sqlState(error) ?? '');
 }
 
+/** How often, and after how long, a transaction whose connection broke before its commit is run again. */
+const reconnectDelaysMs = [100, 400, 1_000];
+
 /**
- * Runs `work` in one database transaction, again (up to `attempts` times) when PostgreSQL
- * reports a serialisation failure or a deadlock. Everything `work` does must be safe to redo,
- * which the ledger's idempotency keys make it.
+ * Runs `work` in one database transaction, and runs it again when running it again is safe:
+ * - PostgreSQL reported a serialisation failure or a deadlock (up to `attempts` times): the
+ *   transaction was rolled back;
+ * - the connection broke (a restart, a terminated backend, a failover) while `work` was still
+ *   running, so the commit was never sent and PostgreSQL rolled everything back: tried again after
+ *   a short wait, a few times, on a fresh connection from the pool.
+ * A connection that breaks after `work` finished may have taken the commit with it — or not; that
+ * is never run again here. It fails as `service-unavailable` and the client resends with its
+ * idempotency key, which finds the transfer if the commit happened and makes it if not.
+ * Everything `work` does must be safe to redo, which the ledger's idempotency keys make it.
  */
 export async function inTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  let conflicts = 0;
+  let reconnects = 0;
+  for (;;) {
+    let committing = false;
     try {
-      return await db.transaction(work);
+      return await db.transaction(async (tx) => {
+        const result = await work(tx);
+        committing = true;
+        return result;
+      });
     } catch (error) {
-      if (attempt >= attempts || !isRetryable(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+      if (isRetryable(error) && ++conflicts < attempts) {
+        await new Promise((resolve) => setTimeout(resolve, 5 * conflicts + Math.random() * 20));
+        continue;
+      }
+      if (!committing && isDatabaseUnavailable(error) && reconnects < reconnectDelaysMs.length) {
+        await new Promise((resolve) => setTimeout(resolve, reconnectDelaysMs[reconnects++]));
+        continue;
+      }
+      throw error;
     }
   }
 }
