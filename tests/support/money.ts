@@ -30,3 +30,24 @@ export async function expectLedgerBalanced(app: FastifyInstance): Promise<void> 
   const report = await reconcile(app.fanstage.db);
   if (!report.ok) throw new Error(`The ledger does not reconcile:\n${describeReport(report)}`);
 }
+
+/**
+ * Gives several users credits in one database transaction, each as `fundWallet` does: on PGlite
+ * files every commit is written through to disk, so arranging many wallets one commit each is slow.
+ */
+export async function fundWallets(app: FastifyInstance, credits: ReadonlyMap<number, number>): Promise<void> {
+  await inTransaction(app.fanstage.db, async (tx) => {
+    for (const [userId, amount] of credits) {
+      if (amount <= 0) continue;
+      await transfer(tx, {
+        key: `promotion:test:${userId}:${randomBytes(6).toString('hex')}`,
+        kind: 'promotion',
+        counterpartyId: userId,
+        legs: [
+          { account: account.promotions, amount: -amount },
+          { account: account.wallet(userId), amount },
+        ],
+      });
+    }
+  });
+}
