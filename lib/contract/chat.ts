@@ -48,6 +48,11 @@ export const ChatMessage = Type.Object(
     receiverReactionId: Type.Union([Type.Integer(), Type.Null()]),
     /** The mass message it was sent as, if any. */
     massId: Type.Union([Type.Integer(), Type.Null()]),
+    /**
+     * Its position in the viewer's chat stream (docs/realtime.md "Resume"): every message the
+     * viewer sent or received has one, 1, 2, 3, … without gaps; `resume` continues after it.
+     */
+    seq: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   // No $id: a conversation holds two messages (the last one and the last one reacted to), and
   // Fastify refuses a response schema in which one $id names two places.

@@ -6,6 +6,8 @@
  * Connecting: `wss://host/ws/?token=<access token>` (browsers cannot set headers on a
  * websocket). The server checks the token and the `Origin`, then sends `hello`. It pings every
  * 50 s (SPEC §9 heartbeat); the client answers `pong`, or sends `ping` itself and gets `pong`.
+ * While the database is unreachable the connection is closed with 1013 and the reason
+ * `service-unavailable`: try again later, with a random delay.
  */
 
 import type { ChatMessage, MassMessage } from './chat';
@@ -37,7 +39,11 @@ export type LogoutReason = 'admin-blocked' | 'account-deleted' | 'disconnected-p
 
 /** What the server sends. */
 export type ServerMessage =
-  | { type: 'hello'; userId: number; serverTime: number }
+  /**
+   * The connection is open. `chatSeq` is the last position in the user's chat stream when it
+   * opened: a client that holds no chat yet resumes after it on its next reconnection.
+   */
+  | { type: 'hello'; userId: number; serverTime: number; chatSeq?: number }
   | { type: 'ping'; ts: number }
   | { type: 'pong'; ts: number }
   /** The viewer's balance changed: a `Balance` (lib/contract/payments.ts) with its `ts`; older ones are discarded. */
@@ -50,18 +56,27 @@ export type ServerMessage =
   /**
    * A chat message was stored: to the receiver's sockets, and to the sender's (the echo on the
    * sending socket is its acknowledgement; a resend of a stored `msgId` is echoed again).
+   * `message.seq` is its position in the stream of the user the socket belongs to.
    */
   | { type: 'chatMessage'; message: ChatMessage }
-  /** Acknowledges a mass message to its sender's sockets; each receiver gets a `chatMessage`. */
-  | { type: 'massChatMessage'; message: MassMessage }
+  /**
+   * Acknowledges a mass message to its sender's sockets; each receiver gets a `chatMessage`.
+   * Its copies took the positions `seqFrom`…`seqTo` of the sender's chat stream (absent when it
+   * reached nobody): the sender's client counts them as seen without being sent each copy.
+   */
+  | { type: 'massChatMessage'; message: MassMessage; seqFrom?: number; seqTo?: number }
   /** Someone set (or with `reactionId` null, removed) a reaction on a message both of them see. */
   | { type: 'chatReaction'; msgId: string; messageId: number; userId: number; reactionId: number | null }
   /** `userId` read the conversation with the viewer up to `readDate` (epoch ms): double checks. */
   | { type: 'readMessages'; userId: number; readDate: number }
   /** A call message relayed from `senderId` (the calls feature gives it meaning). */
   | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; senderId: number; receiverId: number; callMessageBody?: unknown }
-  /** Answer to `resume`: every stored message after `afterId` has been sent, in order, up to `lastId`. */
-  | { type: 'resumed'; lastId: number }
+  /**
+   * Answer to `resume`: the messages at positions after `after` and up to `last` of the user's
+   * chat stream have been sent, in order (those with people in a block with the user left out).
+   * `more`: the batch was full, resume again after `last`.
+   */
+  | { type: 'resumed'; last: number; more: boolean }
   | { type: 'notificationsRead' }
   | { type: 'newPost'; postId: number; userId: number }
   /**
@@ -104,10 +119,11 @@ export type ClientMessage =
   /** Relayed to `receiverId` as it is, with `senderId` added. */
   | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; receiverId: number; callMessageBody?: unknown }
   /**
-   * After a reconnect: send every chat message to or from the viewer stored after `afterId`
-   * (the highest `ChatMessage.id` the client holds), in order, then `resumed`.
+   * After a reconnect: send every chat message of the viewer's chat stream after position
+   * `after` (the highest position up to which the client holds every message), in order, then
+   * `resumed`.
    */
-  | { type: 'resume'; afterId: number };
+  | { type: 'resume'; after: number };
 
 export type ServerMessageType = ServerMessage['type'];
 export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;

@@ -20,6 +20,8 @@
  *   socket.tryingToReconnect ReadonlySignal<boolean>  from the second attempt on: show
  *                           `realtime.trying-to-reconnect` (SPEC §8)
  *   socket.lastError        ReadonlySignal<SocketErrorCode | null>
+ *   socket.hello            ReadonlySignal<hello | null>  the server's latest `hello` (its
+ *                           `chatSeq` is where the chat stream stood when the connection opened)
  *
  * Rules: a token the server refuses (close 4401) before the first open is refreshed once
  * through the session and the connection tried again; a refused origin (4403) is final. Any
@@ -107,6 +109,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   const attempts = signal(0);
   const tryingToReconnect = signal(false);
   const lastError = signal<SocketErrorCode | null>(null);
+  const hello = signal<ServerMessageOf<'hello'> | null>(null);
 
   const handlers = new Map<SocketEvent, Set<(payload: never) => void>>();
   let current: WebSocket | null = null;
@@ -226,7 +229,11 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
         return;
       }
       if (!isServerMessage(message)) return;
-      if (message.type === 'hello') opened();
+      if (message.type === 'hello') {
+        // Before `opened`: what reacts to the open reads it.
+        hello.value = message;
+        opened();
+      }
       if (message.type === 'ping') send({ type: 'pong', ts: message.ts });
       emit(message.type, message as never);
     };
@@ -353,6 +360,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       attempts.value = 0;
       tryingToReconnect.value = false;
       lastError.value = null;
+      hello.value = null;
     });
     open();
     return true;
@@ -391,6 +399,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     attempts: attempts as ReadonlySignal<number>,
     tryingToReconnect: tryingToReconnect as ReadonlySignal<boolean>,
     lastError: lastError as ReadonlySignal<SocketErrorCode | null>,
+    hello: hello as ReadonlySignal<ServerMessageOf<'hello'> | null>,
     connect,
     disconnect,
     send,

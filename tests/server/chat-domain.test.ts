@@ -126,9 +126,13 @@ describe('client messages', () => {
     expect(parseReaction({ messageId: -1, reactionId: 1 })).toEqual({ problem: 'invalid-request', field: 'messageId' });
     expect(parseUserField({ userId: 3 }, 'userId')).toEqual({ value: 3 });
     expect(parseUserField({ userId: '3' }, 'userId')).toEqual({ problem: 'invalid-request', field: 'userId' });
-    expect(parseResume({})).toEqual({ value: 0 });
-    expect(parseResume({ afterId: 120 })).toEqual({ value: 120 });
-    expect(parseResume({ afterId: -1 })).toEqual({ problem: 'invalid-request', field: 'afterId' });
+    expect(parseResume({ after: 0 })).toEqual({ value: 0 });
+    expect(parseResume({ after: 120 })).toEqual({ value: 120 });
+    expect(parseResume({ after: -1 })).toEqual({ problem: 'invalid-request', field: 'after' });
+    expect(parseResume({ after: 2 ** 31 })).toEqual({ problem: 'invalid-request', field: 'after' });
+    // The older protocol's cursor (a message id) is not a position: refused, not read as 0.
+    expect(parseResume({})).toEqual({ problem: 'invalid-request', field: 'after' });
+    expect(parseResume({ afterId: 120 })).toEqual({ problem: 'invalid-request', field: 'after' });
   });
 
   it('text is stored trimmed with one kind of line end', () => {

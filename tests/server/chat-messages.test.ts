@@ -305,32 +305,51 @@ describe('the rate limit', () => {
 });
 
 describe('resume', () => {
-  it('sends every message to or from the user after afterId, in order, then resumed', async () => {
+  it('sends the messages of the user’s stream after a position, in order, then resumed with the last position', async () => {
     const a = await createAccount(app);
     const b = await createAccount(app);
     const c = await createAccount(app);
     const sa = await connect(a);
+    expect(sa.received[0]).toMatchObject({ type: 'hello', userId: a.id, chatSeq: 0 });
     const first = await say(sa, { receiverId: b.id, text: 'one' });
+    // Each person's stream counts their own messages, sent and received, from 1.
+    expect(first.seq).toBe(1);
     // b and c write while a is away.
     sa.close();
     const sb = await connect(b);
     const sc = await connect(c);
     const two = await say(sb, { receiverId: a.id, text: 'two' });
     const three = await say(sc, { receiverId: a.id, text: 'three' });
+    expect([two.seq, three.seq]).toEqual([2, 1]);
     await say(sb, { receiverId: c.id, text: 'not for a' });
     const back = await connect(a);
+    expect(back.received[0]).toMatchObject({ type: 'hello', userId: a.id, chatSeq: 3 });
     const from = back.mark;
-    back.send({ type: 'resume', afterId: first.id });
+    back.send({ type: 'resume', after: first.seq });
     const resumed = await back.nextOf('resumed', from);
     const got = back.all('chatMessage', from).map((m) => m.message);
     expect(got.map((m) => m.text)).toEqual(['two', 'three']);
     expect(got.map((m) => m.id)).toEqual([two.id, three.id]);
-    expect(resumed).toEqual({ type: 'resumed', lastId: three.id });
-    // Nothing missed: resumed names the cursor itself.
+    // As a sees them: positions 2 and 3 of a's stream.
+    expect(got.map((m) => m.seq)).toEqual([2, 3]);
+    expect(resumed).toEqual({ type: 'resumed', last: 3, more: false });
+    // Nothing missed: resumed names the position itself.
     const again = back.mark;
-    back.send({ type: 'resume', afterId: three.id });
-    expect(await back.nextOf('resumed', again)).toEqual({ type: 'resumed', lastId: three.id });
+    back.send({ type: 'resume', after: 3 });
+    expect(await back.nextOf('resumed', again)).toEqual({ type: 'resumed', last: 3, more: false });
     expect(back.all('chatMessage', again)).toHaveLength(0);
+    // A position beyond the stream's end (kept from another database) is brought back to it.
+    back.send({ type: 'resume', after: 50 });
+    expect(await back.nextOf('resumed', again)).toEqual({ type: 'resumed', last: 3, more: false });
+    // The older protocol's message id cursor is refused, not taken as "from the start".
+    back.send({ type: 'resume', afterId: 1 });
+    expect(await back.nextOf('error', again)).toEqual({ type: 'error', statusText: 'invalid-request', ref: 'resume' });
+    // The history over HTTP names the viewer's positions too.
+    const history = (await call('GET', `/api/chat/conversations/${b.id}`, a)).json.body as { messages: { text: string; seq?: number }[] };
+    expect(history.messages.map((m) => [m.text, m.seq])).toEqual([
+      ['one', 1],
+      ['two', 2],
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { createFanstage, fanPriceCents, type ChatDraftStorage, type ChatItem, type ChatThread, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
+import type { ClientMessage } from '../../lib/contract/realtime';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
 import { fundWallet, walletOf } from '../support/money';
@@ -27,23 +28,32 @@ afterAll(async () => {
 
 /**
  * Node's `ws` as the browser's WebSocket, remembering every connection it opens, so a test can
- * cut one the way a network does (no close handshake) and watch the client reconnect.
+ * cut one the way a network does (no close handshake) and watch the client reconnect, and
+ * every message the client sends on them.
  */
 function trackedWebSocket() {
   const opened: NodeWebSocket[] = [];
+  const frames: ClientMessage[] = [];
   class Tracked extends NodeWebSocket {
     constructor(url: string) {
       super(url);
       opened.push(this);
     }
+
+    override send(data: string): void {
+      frames.push(JSON.parse(data) as ClientMessage);
+      super.send(data);
+    }
   }
-  return { Impl: Tracked as unknown as WebSocketConstructor, cut: () => opened.at(-1)?.terminate() };
+  return { Impl: Tracked as unknown as WebSocketConstructor, cut: () => opened.at(-1)?.terminate(), frames };
 }
 
 interface Person {
   account: TestAccount;
   fanstage: Fanstage;
   cut: () => void;
+  /** Everything the page sent on its sockets. */
+  frames: ClientMessage[];
 }
 
 interface PageOptions {
@@ -71,7 +81,7 @@ async function openPage(account: TestAccount, { connect = true, loadAccount = tr
   fanstage.session.adopt({ accessToken: account.accessToken });
   if (loadAccount) await fanstage.session.loadAccount();
   if (connect) await online(fanstage);
-  return { account, fanstage, cut: socket.cut };
+  return { account, fanstage, cut: socket.cut, frames: socket.frames };
 }
 
 /** A tab's sessionStorage: what one page leaves behind, the next finds. */
@@ -339,6 +349,90 @@ describe('the chat store on the real server', { timeout: 30_000 }, () => {
     }, wait);
     // The list was read again after the resume: two unread, counted once.
     await vi.waitFor(() => expect(fan.fanstage.chat.conversations.value[0]).toMatchObject({ id: lucy.account.id, unreadCount: 2 }), wait);
+  });
+
+  it('resumes after the last position of its stream, for conversations it never opened: previews and unread counts follow, each message once', async () => {
+    const lucy = await creator(0);
+    const anna = await person();
+    const bob = await person();
+    const chat = lucy.fanstage.chat;
+    await chat.loadConversations();
+    const toLucy = await openThread(anna, lucy.account.id);
+    const first = sent(toLucy, 'one');
+    await vi.waitFor(() => expect(chat.conversations.value).toMatchObject([{ id: anna.account.id, unreadCount: 1, lastMessage: { msgId: first } }]), wait);
+
+    // Away: nothing reaches her page, and the list is not read again when she is back — what
+    // she learns of it, she learns by resuming.
+    lucy.fanstage.socket.disconnect();
+    const away = [sent(toLucy, 'two'), sent(toLucy, 'three')];
+    const fromBob = await openThread(bob, lucy.account.id);
+    away.push(sent(fromBob, 'hi, I am new'));
+    await vi.waitFor(() => expect([...away.slice(0, 2).map((m) => item(toLucy, m)?.state), item(fromBob, away[2]!)?.state]).toEqual(['sent', 'sent', 'sent']), wait);
+    const arrived: string[] = [];
+    lucy.fanstage.socket.on('chatMessage', ({ message }) => arrived.push(message.msgId));
+    await online(lucy.fanstage);
+
+    // Her stream held one message (position 1): she asks for what came after it.
+    expect(lucy.frames.filter((f) => f.type === 'resume').at(-1)).toEqual({ type: 'resume', after: 1 });
+    await vi.waitFor(
+      () =>
+        expect(chat.conversations.value).toMatchObject([
+          { id: bob.account.id, unreadCount: 1, lastMessage: { msgId: away[2] } },
+          { id: anna.account.id, unreadCount: 3, lastMessage: { msgId: away[1] } },
+        ]),
+      wait,
+    );
+    expect(arrived).toEqual(away);
+    // Back again: nothing new, nothing sent twice.
+    lucy.fanstage.socket.disconnect();
+    const resumed = new Promise((resolve) => lucy.fanstage.socket.on('resumed', resolve));
+    await online(lucy.fanstage);
+    expect(lucy.frames.filter((f) => f.type === 'resume').at(-1)).toEqual({ type: 'resume', after: 4 });
+    expect(await resumed).toEqual({ type: 'resumed', last: 4, more: false });
+    expect(arrived).toEqual(away);
+  });
+
+  it('a page that loaded its list before connecting resumes after the highest position it holds; holding nothing, it starts where hello says', async () => {
+    const lucy = await creator(0);
+    const anna = await person();
+    const toLucy = await openThread(anna, lucy.account.id);
+    const before = sent(toLucy, 'before the page');
+    await vi.waitFor(() => expect(item(toLucy, before)?.state).toBe('sent'), wait);
+
+    const page = await openPage(lucy.account, { connect: false });
+    await page.fanstage.chat.loadConversations();
+    expect(page.fanstage.chat.conversations.value[0]?.lastMessage).toMatchObject({ msgId: before, seq: 1 });
+    const between = sent(toLucy, 'before the socket');
+    await vi.waitFor(() => expect(item(toLucy, between)?.state).toBe('sent'), wait);
+    await online(page.fanstage);
+    expect(page.frames.find((f) => f.type === 'resume')).toEqual({ type: 'resume', after: 1 });
+    await vi.waitFor(() => expect(page.fanstage.chat.conversations.value[0]).toMatchObject({ lastMessage: { msgId: between }, unreadCount: 2 }), wait);
+
+    // A page holding nothing does not ask for the whole history: it takes hello's position.
+    const bare = await openPage(lucy.account);
+    expect(bare.fanstage.socket.hello.value?.chatSeq).toBe(2);
+    expect(bare.frames.filter((f) => f.type === 'resume')).toEqual([]);
+    bare.fanstage.socket.disconnect();
+    const later = sent(toLucy, 'while the bare page was away');
+    await vi.waitFor(() => expect(item(toLucy, later)?.state).toBe('sent'), wait);
+    await online(bare.fanstage);
+    expect(bare.frames.filter((f) => f.type === 'resume')).toEqual([{ type: 'resume', after: 2 }]);
+    await vi.waitFor(() => expect(bare.fanstage.chat.conversation(anna.account.id).value?.lastMessage).toMatchObject({ msgId: later, seq: 3 }), wait);
+  });
+
+  it('after its mass message, the sender resumes past the positions of its copies: they are not sent back one by one', async () => {
+    const lucy = await creator(0);
+    const fans = [await person(), await person()];
+    for (const fan of fans) await fan.fanstage.relations.follow(lucy.account.id);
+    await lucy.fanstage.chat.mass.send('followers', { text: 'hello both' });
+    lucy.fanstage.socket.disconnect();
+    const arrived: number[] = [];
+    lucy.fanstage.socket.on('chatMessage', ({ message }) => arrived.push(message.id));
+    const resumed = new Promise((resolve) => lucy.fanstage.socket.on('resumed', resolve));
+    await online(lucy.fanstage);
+    expect(lucy.frames.filter((f) => f.type === 'resume').at(-1)).toEqual({ type: 'resume', after: 2 });
+    expect(await resumed).toEqual({ type: 'resumed', last: 2, more: false });
+    expect(arrived).toEqual([]);
   });
 
   it('searches conversations, archives one until the next message, and sends a mass message to followers', async () => {

@@ -3,10 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket as NodeWebSocket, WebSocketServer, type WebSocket as ServerSide } from 'ws';
 import { createFanstage, socketUrl, type Fanstage, type FanstageOptions, type SocketErrorCode, type WebSocketConstructor } from '../../lib/sdk';
-import type { Balance } from '../../lib/contract';
+import type { Balance, ChatMessage, Conversation } from '../../lib/contract';
 import type { ClientMessage, ServerMessage } from '../../lib/contract/realtime';
 import { sendEnvelope, type ApiServer, type Handler, type RecordedRequest } from './support/api-server';
 import { fetchWithCookies, mountSessionServer, type SessionServer } from './support/session-server';
+import { profile } from './support/profiles';
 
 /** One websocket the server accepted, with everything the client sent on it. */
 interface Connection {
@@ -31,10 +32,17 @@ interface RealtimeServer extends ApiServer {
   behaviour: 'accept' | 'refuse-origin' | 'refuse-token';
   /** Closes every open connection as a restarting server would (1012). */
   dropAll(): void;
-  /** The next this many connections are closed at once (1013), as while the server is down. */
+  /** The next this many connections are cut at once (no close frame: 1006), as while the server is down. */
   refuseNext: number;
+  /**
+   * The next this many connections are closed with 1013 `service-unavailable`, as the real
+   * server closes them while it cannot reach its database (which a test cannot stop here).
+   */
+  unavailableNext: number;
   /** The access tokens the server accepts. */
   liveTokens: ReadonlySet<string>;
+  /** The chat stream's position `hello` names (none by default, as an older server). */
+  chatSeq: number | undefined;
   send(connection: Connection, message: ServerMessage): void;
 }
 
@@ -65,11 +73,15 @@ async function startRealtimeServer(): Promise<RealtimeServer> {
       ws.on('close', () => (connection.closed = true));
       if (state.refuseNext > 0) {
         state.refuseNext -= 1;
-        return ws.close(1013, 'try-again-later');
+        return ws.terminate();
+      }
+      if (state.unavailableNext > 0) {
+        state.unavailableNext -= 1;
+        return ws.close(1013, 'service-unavailable');
       }
       if (state.behaviour === 'refuse-origin') return ws.close(4403, 'origin');
       if (state.behaviour === 'refuse-token' || !state.liveTokens.has(token)) return ws.close(4401, 'unauthorized');
-      ws.send(JSON.stringify({ type: 'hello', userId: 100, serverTime: Date.now() }));
+      ws.send(JSON.stringify({ type: 'hello', userId: 100, serverTime: Date.now(), ...(state.chatSeq === undefined ? {} : { chatSeq: state.chatSeq }) }));
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -80,7 +92,9 @@ async function startRealtimeServer(): Promise<RealtimeServer> {
     connections,
     behaviour: 'accept',
     refuseNext: 0,
+    unavailableNext: 0,
     liveTokens: new Set(),
+    chatSeq: undefined,
     on: (path, handler) => void handlers.set(path, handler),
     dropAll: () => connections.filter((c) => !c.closed).forEach((c) => c.ws.close(1012, 'restart')),
     send: (connection, message) => connection.ws.send(JSON.stringify(message)),
@@ -116,6 +130,8 @@ beforeAll(async () => {
 afterEach(() => {
   server.behaviour = 'accept';
   server.refuseNext = 0;
+  server.unavailableNext = 0;
+  server.chatSeq = undefined;
   for (const fanstage of made.splice(0)) {
     fanstage.socket.disconnect();
     fanstage.session.dispose();
@@ -363,6 +379,66 @@ describe('fanstage.socket', () => {
     expect(server.connections).toHaveLength(1);
   });
 
+  it('the chat resumes below a position still missing: a message published ahead of an earlier one never makes it skip that one', async () => {
+    const fanstage = await loggedIn();
+    server.chatSeq = 0;
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(live()).toHaveLength(1));
+    const resumes = () => server.connections.flatMap((c) => c.received.filter((m) => m.type === 'resume'));
+    let connection = live()[0]!;
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    // Positions 1 and 3 arrive; 2 is still on its way.
+    server.send(connection, { type: 'chatMessage', message: chatMessage(11, 1) });
+    server.send(connection, { type: 'chatMessage', message: chatMessage(13, 3) });
+    /** A round trip: once the pong is back, the client has handled everything sent before the ping. */
+    const handled = async () => {
+      const ts = Math.random();
+      server.send(connection, { type: 'ping', ts });
+      await vi.waitFor(() => expect(connection.received).toContainEqual({ type: 'pong', ts }));
+    };
+    const reconnect = async () => {
+      const count = server.connections.length;
+      server.dropAll();
+      await vi.waitFor(() => expect(server.connections).toHaveLength(count + 1));
+      await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+      connection = live()[0]!;
+    };
+    await handled();
+    await reconnect();
+    await vi.waitFor(() => expect(resumes()).toEqual([{ type: 'resume', after: 1 }]));
+    // The resume brings 2 (and 3 again, kept once); a full batch asks again after its last.
+    server.send(connection, { type: 'chatMessage', message: chatMessage(12, 2) });
+    server.send(connection, { type: 'chatMessage', message: chatMessage(13, 3) });
+    server.send(connection, { type: 'resumed', last: 3, more: true });
+    await vi.waitFor(() => expect(resumes().at(-1)).toEqual({ type: 'resume', after: 3 }));
+    server.send(connection, { type: 'resumed', last: 3, more: false });
+    // Live 4, then a mass message of the viewer's whose copies took 5…7.
+    server.send(connection, { type: 'chatMessage', message: chatMessage(14, 4) });
+    server.send(connection, { type: 'massChatMessage', message: { id: 1, msgId: 'm', recGroup: 'followers', text: 'hi', media: null, sendDt: 1, recipientsCount: 3 }, seqFrom: 5, seqTo: 7 });
+    await handled();
+    await reconnect();
+    await vi.waitFor(() => expect(resumes().at(-1)).toEqual({ type: 'resume', after: 7 }));
+    expect(resumes()).toHaveLength(3);
+  });
+
+  it('a chat message the server cannot store while its database is away fails as not delivered, saying so', async () => {
+    const fanstage = await loggedIn();
+    server.on('/api/chat/conversations/200', (_req, res) => sendEnvelope(res, { statusCode: 2, body: { conversation: conversationWith(200), messages: [] } }));
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const thread = fanstage.chat.thread(200);
+    await thread.load();
+    const sent = thread.send({ text: 'hello' });
+    if (!sent.ok) throw new Error(sent.problem);
+    const connection = live()[0]!;
+    await vi.waitFor(() => expect(connection.received).toContainEqual(expect.objectContaining({ type: 'chatMessage', msgId: sent.msgId })));
+    server.send(connection, { type: 'error', statusText: 'service-unavailable', ref: 'chatMessage', msgId: sent.msgId });
+    await vi.waitFor(() => expect(thread.items.value[0]).toMatchObject({ msgId: sent.msgId, state: 'failed', failure: 'not_delivered-general', reason: 'service-unavailable' }));
+    // Sent again later, with the same msgId.
+    expect(thread.resend(sent.msgId)).toBe(true);
+    await vi.waitFor(() => expect(connection.received.filter((m) => m.type === 'chatMessage' && m.msgId === sent.msgId)).toHaveLength(2));
+  });
+
   it('discards a balance older than the one the wallet has', async () => {
     const fanstage = await loggedIn();
     balanceTs = 100;
@@ -389,3 +465,42 @@ describe('fanstage.socket', () => {
     expect(server.connections).toHaveLength(1);
   });
 });
+
+/** A message from user 200 to the fan at position `seq` of the fan's stream. */
+function chatMessage(id: number, seq: number): ChatMessage {
+  return {
+    id,
+    seq,
+    msgId: `m-${id}`,
+    text: `message ${id}`,
+    senderId: 200,
+    receiverId: 100,
+    sendDt: 1_700_000_000_000 + id,
+    price: 0,
+    giftId: null,
+    mediaId: null,
+    media: null,
+    suspectedState: 0,
+    senderReactionId: null,
+    receiverReactionId: null,
+    massId: null,
+  };
+}
+
+function conversationWith(partnerId: number): Conversation {
+  return {
+    id: partnerId,
+    sender: profile({ id: partnerId }),
+    unreadCount: 0,
+    sumPrice: 0,
+    agreedPrice: 0,
+    customPrice: null,
+    price: 0,
+    isSupport: false,
+    lastMessage: null,
+    lastReadDate: null,
+    lastSuspectedMessageDate: null,
+    lastReactionMessage: null,
+    archived: false,
+  };
+}

@@ -48,11 +48,18 @@
  *   it); `noCredit` → no_credit and `prompt` asks for the top-up; `emailNotVerified` →
  *   waiting_for_email and `prompt` asks for the verification; an `error` → not_delivered-general.
  * - Messages arriving twice (a resend's echo, a resume) are kept once, by id and by msgId.
- * - After a reconnection the store asks the server to `resume` after the highest message id
- *   it holds (again while a full batch comes back), then sends the drafts that got no echo
- *   again with their msgId, re-reads the histories it shows and reloads the conversation
- *   list, so nothing is missed, doubled or counted twice. A draft on its way when the
- *   connection is lost for good (a widget gave up) fails with `message_not_send-offline`.
+ * - Every message the server sends names its position in the viewer's chat stream (`seq`,
+ *   1, 2, 3, … without gaps, docs/realtime.md "Resume"). The store keeps the position up to
+ *   which it has seen every message — from live messages, resumed ones and a mass message's
+ *   acknowledgement — and a message that arrives ahead of a missing one waits above it until
+ *   the hole is filled. After a reconnection it asks the server to `resume` after that
+ *   position (again while the server says `more`), for every conversation, open or not:
+ *   previews and unread counts follow. Then it sends the drafts that got no echo again with
+ *   their msgId, re-reads the histories it shows and reloads the conversation list, so nothing
+ *   is missed, doubled or counted twice. On the first connection it resumes after the highest
+ *   position among the messages it loaded before, or — holding none — starts at the position
+ *   the server's `hello` names. A draft on its way when the connection is lost for good (a
+ *   widget gave up) fails with `message_not_send-offline`.
  * - Unsent drafts (on their way or failed) are kept in web storage (`draftStorage`,
  *   `sessionStorage` by default) per logged-in user and partner, rewritten whenever they change,
  *   removed on their echo or discard, and forgotten on logout. A thread made again (after a
@@ -220,7 +227,8 @@ interface ThreadInternals extends ChatThread {
   hasDraft(msgId: string): boolean;
   applyReaction(messageId: number, reactorId: number, reactionId: number | null): ChatMessage | null;
   applyMediaStatus(mediaId: number, mediaStatus: number): void;
-  maxId(): number;
+  /** The highest position in the viewer's stream among the messages held. */
+  maxSeq(): number;
   /** The connection dropped: drafts on their way wait for it instead of timing out. */
   holdAcks(): void;
   /** Back and caught up: drafts with no echo were not stored, and go again with their msgId. */
@@ -239,9 +247,6 @@ interface ThreadInternals extends ChatThread {
 function asSdkError(cause: unknown): SdkError {
   return cause instanceof SdkError ? cause : new SdkError({ code: 'internal-error', statusCode: 0, cause });
 }
-
-/** `resume` answers at most this many messages; a full batch is followed by another resume. */
-export const RESUME_BATCH = 1000;
 
 const CLIENT_ACTIVITY: ReadonlySet<string> = new Set<ChatActivity>(['typing', 'mediaupload', 'audiorecord']);
 
@@ -877,7 +882,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
         if (loaded.peek() && status.peek() !== 'loading') void fetchPage(false);
       },
       applyReaction,
-      maxId: () => stored.peek().at(-1)?.id ?? 0,
+      maxSeq: () => stored.peek().reduce((max, m) => Math.max(max, m.seq ?? 0), 0),
       dispose() {
         controller?.abort();
         for (const timer of ackTimers.values()) clearTimeout(timer);
@@ -977,7 +982,7 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
 
   function onMessage({ message }: ServerMessageOf<'chatMessage'>): void {
     if (!session.isLoggedIn.peek()) return;
-    if (awaitingResume) resumedCount += 1;
+    if (typeof message.seq === 'number') sawPosition(message.seq);
     const partner = partnerOf(message);
     const incoming = message.senderId !== me();
     const open = threads.get(partner);
@@ -1064,18 +1069,55 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     if (ref === 'massChatMessage' && msgId) mass.refused(msgId, statusText);
   }
 
-  /** The highest message id the page holds: a resume sends what came after it. */
-  function maxHeldId(): number {
+  // ------------------------------------------------------------------------------------------
+  // The viewer's chat stream
+  // ------------------------------------------------------------------------------------------
+
+  /**
+   * Every message of the viewer's stream up to this position has been seen (null: not known
+   * yet). Positions are gapless and commit in order on the server, but two messages may be
+   * published in the other order: one that arrives early waits in `ahead` until the hole below
+   * it is filled, so a reconnection never resumes past a message that is still on its way.
+   */
+  let through: number | null = null;
+  const ahead = new Set<number>();
+
+  function advance(): void {
+    if (through === null) return;
+    for (const seq of ahead) if (seq <= through) ahead.delete(seq);
+    while (ahead.delete(through + 1)) through += 1;
+  }
+
+  function sawPosition(seq: number): void {
+    if (through !== null && seq <= through) return;
+    ahead.add(seq);
+    advance();
+  }
+
+  /** A mass message's copies, each with its position in the sender's stream, never sent to the sender one by one. */
+  function sawPositions(from: number, to: number): void {
+    if (through !== null && from <= through + 1) {
+      through = Math.max(through, to);
+      advance();
+      return;
+    }
+    for (let seq = from; seq <= to; seq++) ahead.add(seq);
+    advance();
+  }
+
+  /** The highest position among the messages the page holds (loaded over HTTP or received). */
+  function maxHeldSeq(): number {
     let max = 0;
-    for (const c of known.peek().values()) if (c.lastMessage && c.lastMessage.id > max) max = c.lastMessage.id;
-    for (const open of threads.values()) max = Math.max(max, open.maxId());
+    for (const c of known.peek().values()) max = Math.max(max, c.lastMessage?.seq ?? 0, c.lastReactionMessage?.seq ?? 0);
+    for (const open of threads.values()) max = Math.max(max, open.maxSeq());
     return max;
   }
 
   let resumeTimer: ReturnType<typeof setTimeout> | null = null;
   let awaitingResume = false;
   let reloadAfterResume = false;
-  let resumedCount = 0;
+  /** The position the pending resume asked after. */
+  let resumedAfter = 0;
 
   function afterReconnect(): void {
     reloadAfterResume = false;
@@ -1083,8 +1125,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     // The counts are asked again by the notifications store on every reconnection.
     if (listStatus.peek() !== 'idle') void fetchList(true);
     for (const open of threads.values()) {
-      // Two messages stored at one moment may commit out of id order, so a resume can miss
-      // one: the histories shown are read again (what is held already is kept once, by id).
+      // Reactions set while away are not in the stream: the histories shown are read again
+      // (what is held already is kept once, by id).
       open.refreshLatest();
       open.markRead();
     }
@@ -1099,10 +1141,10 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     if (reloadAfterResume) afterReconnect();
   }
 
-  function resume(afterId: number): boolean {
-    if (!socket.send({ type: 'resume', afterId })) return false;
+  function resume(after: number): boolean {
+    if (!socket.send({ type: 'resume', after })) return false;
+    resumedAfter = after;
     awaitingResume = true;
-    resumedCount = 0;
     if (resumeTimer) clearTimeout(resumeTimer);
     // A server that never answers must not keep the list stale.
     resumeTimer = setTimeout(caughtUp, resumeTimeoutMs);
@@ -1111,16 +1153,38 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
 
   function onOpen(): void {
     if (!session.isLoggedIn.peek()) return;
-    const afterId = maxHeldId();
-    // Holding nothing, there is nothing to catch up on: what is loaded later is current.
-    if (afterId > 0 && resume(afterId)) return;
+    if (through === null) {
+      const held = maxHeldSeq();
+      if (held > 0) {
+        // Loaded before the first connection: whatever came after it is asked for.
+        through = held;
+      } else {
+        // Holding nothing, there is nothing to catch up on: what is loaded later is current,
+        // and the stream goes on after the position the connection opened at.
+        const opened = socket.hello.peek()?.chatSeq;
+        if (typeof opened === 'number') through = opened;
+      }
+      advance();
+      if (held === 0) {
+        for (const open of threads.values()) open.resendUnacknowledged();
+        return;
+      }
+    }
+    if (through !== null && resume(through)) return;
     for (const open of threads.values()) open.resendUnacknowledged();
   }
 
-  function onResumed({ lastId }: ServerMessageOf<'resumed'>): void {
+  function onResumed({ last, more }: ServerMessageOf<'resumed'>): void {
     if (!awaitingResume) return;
-    // The server sends at most a batch; a full batch may have left more behind it.
-    if (resumedCount >= RESUME_BATCH && resume(lastId)) return;
+    // Everything up to `last` has been sent. Below the position asked after, the server's
+    // stream is not the one ours came from (a reset database): its word counts.
+    if (through === null || last < resumedAfter) {
+      ahead.clear();
+      through = last;
+    } else through = Math.max(through, last);
+    advance();
+    // The server sends at most a batch; `more` says it left some behind.
+    if (more && resume(through)) return;
     caughtUp();
   }
 
@@ -1131,7 +1195,10 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     socket.on('eventMessage', onEvent),
     socket.on('error', onError),
     socket.on('updateCount', (message) => applyCounts(message)),
-    socket.on('massChatMessage', ({ message }) => mass.acknowledged(message)),
+    socket.on('massChatMessage', ({ message, seqFrom, seqTo }) => {
+      if (typeof seqFrom === 'number' && typeof seqTo === 'number' && seqFrom <= seqTo) sawPositions(seqFrom, seqTo);
+      mass.acknowledged(message);
+    }),
     socket.on('resumed', onResumed),
     // The list and the counts are reloaded once the resumed messages are in, so each new
     // message is counted by the server's answer and not also by its late arrival.
@@ -1173,6 +1240,8 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
     resumeTimer = null;
     awaitingResume = false;
     reloadAfterResume = false;
+    through = null;
+    ahead.clear();
     mass.reset();
     batch(() => {
       known.value = new Map();

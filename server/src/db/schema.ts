@@ -859,8 +859,9 @@ export const chatMassMessages = pgTable(
 );
 
 /**
- * Chat messages (SPEC §3 Chat message). `id` orders them over the whole platform (the resume
- * cursor); `msgId` is the sender's id, unique per sender, so a resend finds the stored message.
+ * Chat messages (SPEC §3 Chat message). `id` ascends over the whole platform (positions in
+ * each user's stream, `chatStream`, are the resume cursor); `msgId` is the sender's id,
+ * unique per sender, so a resend finds the stored message.
  * `lowUserId`/`highUserId` name the pair whichever way the message went, for the history index.
  */
 export const chatMessages = pgTable(
@@ -898,6 +899,41 @@ export const chatMessages = pgTable(
     index('chat_messages_receiver_idx').on(t.receiverId, t.id),
     index('chat_messages_reactions_idx').on(t.senderId, t.receiverReactedAt).where(sql`${t.receiverReactedAt} is not null`),
     index('chat_messages_media_idx').on(t.lowUserId, t.highUserId, t.id).where(sql`${t.mediaId} is not null`),
+  ],
+);
+
+/**
+ * Each user's chat stream (docs/realtime.md "Resume"): every chat message a user sent or
+ * received has a position in that user's stream, 1, 2, 3, … with no gaps, handed out inside
+ * the transaction that stores the message under a lock on the user's head row. The lock is
+ * held until commit, so a user's positions commit in order (a later one never becomes visible
+ * before an earlier one) and a rolled-back position is handed out again: a client that holds
+ * everything up to a position can resume after it and miss nothing. Message ids cannot do
+ * that: two messages stored at the same moment may commit out of id order.
+ */
+export const chatStreamHeads = pgTable('chat_stream_heads', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The last position handed out in the user's stream (0 before their first message). */
+  seq: integer('seq').notNull().default(0),
+});
+
+/** A message's position in the stream of its sender and of its receiver (one row each). */
+export const chatStream = pgTable(
+  'chat_stream',
+  {
+    userId: integer('user_id').notNull(),
+    seq: integer('seq').notNull(),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    // A resume reads one user's range in order off the primary key.
+    primaryKey({ columns: [t.userId, t.seq] }),
+    // A message's position for its viewer (histories, echoes), and the cascade from a deleted message.
+    uniqueIndex('chat_stream_message_idx').on(t.messageId, t.userId),
   ],
 );
 

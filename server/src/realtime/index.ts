@@ -8,6 +8,7 @@ import { RealtimeTiming } from '../../../lib/contract/constants';
 import type { CallMessageType, ClientEvent, LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { isDatabaseUnavailable } from '../db/availability';
 import { blocks, users } from '../db/schema';
 import { AppError } from '../errors';
 import { createChatSocket, chatClientMessages } from '../features/chat/socket';
@@ -61,7 +62,7 @@ export interface Realtime extends RealtimePublisher {
 /** The websocket's address (SPEC §7); `/ws` without the slash is accepted too. */
 export const realtimePath = '/ws/';
 /** Close codes: the token was refused (refresh and retry), the origin was refused. */
-export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1008, tryAgainLater: 1013, goingAway: 1001 } as const;
+export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1008, internalError: 1011, tryAgainLater: 1013, goingAway: 1001 } as const;
 /** The largest client frame accepted; client messages are small JSON objects. */
 const maxPayloadBytes = 16 * 1024;
 /** Refused messages beyond the burst after which the connection is closed as abusive. */
@@ -123,6 +124,8 @@ interface Connection {
   tokens: number;
   lastRefill: number;
   refused: number;
+  /** Frames published to the connection before its `hello` went out; null once it has. */
+  early: (ServerMessage | string)[] | null;
 }
 
 export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
@@ -145,6 +148,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   /** Sends one message, or its JSON when the caller serialised it once for many sockets. */
   function send(connection: Connection, message: ServerMessage | string): void {
     const { socket } = connection;
+    if (connection.early !== null) {
+      // `hello` comes first; what was published meanwhile follows it.
+      connection.early.push(message);
+      return;
+    }
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > maxBuffered) {
       // A client that does not read is cut off rather than buffered for without bound.
@@ -389,7 +397,18 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
 
   function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection: Connection = { key: `${nodeId}:${counter}`, userId, sessionFamily, origin, socket, missed: 0, tokens: burst, lastRefill: Date.now(), refused: 0 };
+    const connection: Connection = {
+      key: `${nodeId}:${counter}`,
+      userId,
+      sessionFamily,
+      origin,
+      socket,
+      missed: 0,
+      tokens: burst,
+      lastRefill: Date.now(),
+      refused: 0,
+      early: [],
+    };
     let set = byUser.get(userId);
     if (set === undefined) {
       set = new Set();
@@ -402,8 +421,10 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       if (!admit(connection, data, isBinary)) return;
       queue = queue.then(() =>
         onClientMessage(connection, data, isBinary).catch((error: unknown) => {
-          log.warn({ err: error }, 'realtime: a client message failed');
-          send(connection, { type: 'error', statusText: 'internal-error' });
+          // The database being away is no bug: the client may try again in a moment.
+          const unavailable = isDatabaseUnavailable(error);
+          if (!unavailable) log.warn({ err: error }, 'realtime: a client message failed');
+          send(connection, { type: 'error', statusText: unavailable ? 'service-unavailable' : 'internal-error' });
         }),
       );
     });
@@ -412,7 +433,24 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     });
     socket.on('close', () => forget(connection));
     socket.on('error', (error) => log.debug({ err: error }, 'realtime: socket error'));
-    send(connection, { type: 'hello', userId, serverTime: Date.now() });
+    // The chat stream's head is read once the connection is registered: a message committed
+    // after the read is published to this socket, one committed before it is at or below
+    // `chatSeq` — so a client that takes `chatSeq` as its resume position misses neither.
+    chat!.head(userId).then(
+      (chatSeq) => {
+        const early = connection.early ?? [];
+        connection.early = null;
+        send(connection, { type: 'hello', userId, serverTime: Date.now(), chatSeq });
+        for (const frame of early) send(connection, frame);
+      },
+      (error: unknown) => {
+        forget(connection);
+        connection.early = null;
+        const unavailable = isDatabaseUnavailable(error);
+        if (!unavailable) log.warn({ err: error }, 'realtime: could not open a connection');
+        socket.close(unavailable ? CloseCodes.tryAgainLater : CloseCodes.internalError, unavailable ? 'service-unavailable' : 'internal-error');
+      },
+    );
   }
 
   async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -430,11 +468,15 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     const source = sourceOfHeaders(ctx!.config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
     const token = url.searchParams.get('token');
     let verified: Awaited<ReturnType<typeof verifyAccessToken>> | null = null;
+    // The account could not be read: the token may be fine, so it is not refused (a refresh
+    // would fail alike, and end the session); the client comes back later instead.
+    let unavailable = false;
     if (token !== null && token !== '') {
       try {
         verified = await verifyAccessToken(ctx!, token);
-      } catch {
+      } catch (error) {
         verified = null;
+        unavailable = isDatabaseUnavailable(error);
       }
     }
     if (!source.platform && verified !== null && verified.viewer.origin !== source.origin) {
@@ -443,8 +485,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     }
     if (socket.destroyed || wss === undefined) return;
     wss.handleUpgrade(request, socket, head, (ws) => {
-      // Refused after the handshake, so the browser sees the code and refreshes its token.
-      if (verified === null || closing) ws.close(verified === null ? CloseCodes.unauthorized : CloseCodes.goingAway, verified === null ? 'unauthorized' : 'closing');
+      // Refused after the handshake, so the browser sees the code: it refreshes its token after
+      // 4401, and waits longer (with jitter) after 1013.
+      if (closing) ws.close(CloseCodes.goingAway, 'closing');
+      else if (unavailable) ws.close(CloseCodes.tryAgainLater, 'service-unavailable');
+      else if (verified === null) ws.close(CloseCodes.unauthorized, 'unauthorized');
       else accept(ws, verified.viewer.id, verified.sessionFamily, verified.viewer.origin);
     });
   }

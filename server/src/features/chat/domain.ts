@@ -11,7 +11,7 @@ import { isPriceStep } from '../../../../lib/sdk/rules/price';
 /** SPEC §9: conversations and chat history come 30 a page. */
 export const chatPageSize = ChatLimits.pageSize;
 
-/** `resume` sends at most this many messages; the client resumes again from `lastId`. */
+/** `resume` covers at most this many positions; with `more` the client resumes again after `last`. */
 export const resumeLimit = 1_000;
 
 /** Reactions are the client's own small catalogue; the server only keeps their numbers. */
@@ -189,10 +189,13 @@ export function parseUserField(fields: Record<string, unknown>, field: string): 
   return isId(value) ? { value } : { problem: 'invalid-request', field };
 }
 
-/** `resume {afterId}`: 0 (or absent) asks for everything from the start, bounded by `resumeLimit`. */
+/**
+ * `resume {after}`: a position in the user's chat stream (0 asks from the start, bounded by
+ * `resumeLimit`). Required: a client of the older protocol (`afterId`, a message id) is told
+ * `invalid-request` rather than being sent its whole history as if it had asked from 0.
+ */
 export function parseResume(fields: Record<string, unknown>): Parsed<number> {
-  const value = fields.afterId;
-  if (value === undefined || value === null) return { value: 0 };
-  // Ids are int4 in the database; a larger cursor would make the query itself fail.
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= Int32.max ? { value } : { problem: 'invalid-request', field: 'afterId' };
+  const value = fields.after;
+  // Positions are int4 in the database; a larger cursor would make the query itself fail.
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= Int32.max ? { value } : { problem: 'invalid-request', field: 'after' };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
   ChatHistory,
@@ -14,7 +14,20 @@ import type {
 import { ChatLimits, MassGroups, SubscriptionStatus, type MassGroupName } from '../../../../lib/contract/constants';
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
-import { chatConversations, chatMassMessages, chatMessages, follows, gifts, media, mediaUnlocks, subscriptions, users, type ChatMessageRow } from '../../db/schema';
+import {
+  chatConversations,
+  chatMassMessages,
+  chatMessages,
+  chatStream,
+  chatStreamHeads,
+  follows,
+  gifts,
+  media,
+  mediaUnlocks,
+  subscriptions,
+  users,
+  type ChatMessageRow,
+} from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { inTransaction, pay, type Tx } from '../../ledger';
 import { balancesChanged } from '../../realtime/after-commit';
@@ -82,7 +95,87 @@ const messageColumns = {
   receiverReactionId: chatMessages.receiverReactionId,
   createdAt: chatMessages.createdAt,
 };
-type MessageRow = Pick<ChatMessageRow, keyof typeof messageColumns>;
+/** A stored message, with its position in the stream of the one who will read it when known. */
+type MessageRow = Pick<ChatMessageRow, keyof typeof messageColumns> & { seq?: number | null };
+
+/**
+ * Joins each message's position in `viewer`'s chat stream (a user id, or a column naming the
+ * reader of each row): `select({ ...messageColumns, seq: chatStream.seq })` with this left join.
+ */
+function streamOf(viewer: number | SQLWrapper): SQL {
+  return and(eq(chatStream.messageId, chatMessages.id), eq(chatStream.userId, viewer as number))!;
+}
+
+/** What a `resume` answers: the messages, the position they reach, and whether more remain. */
+export interface Resumed {
+  messages: ChatMessage[];
+  last: number;
+  more: boolean;
+}
+
+/**
+ * Gives the stored message `messageId` the next position in the chat stream of each of
+ * `userIds` (its sender and receiver), in the storing transaction. Each head row is locked
+ * (lowest user id first, so two transactions never wait for each other in a circle) until the
+ * transaction ends: the next message of the same user waits for it, so a user's positions
+ * commit in order, and a rollback hands its positions out again. Answers user id → position.
+ */
+async function takePositions(tx: Tx, messageId: number, userIds: readonly number[]): Promise<Map<number, number>> {
+  const ordered = [...new Set(userIds)].sort((a, b) => a - b);
+  const placed = rowsOf<{ user_id: number; seq: number }>(
+    await tx.execute(sql`
+      with heads as (
+        insert into ${chatStreamHeads} as h (user_id, seq)
+        values ${sql.join(
+          ordered.map((id) => sql`(${id}::int, 1)`),
+          sql`, `,
+        )}
+        on conflict (user_id) do update set seq = h.seq + 1
+        returning h.user_id, h.seq
+      )
+      insert into ${chatStream} (user_id, seq, message_id)
+      select heads.user_id, heads.seq, ${messageId}::int from heads
+      returning user_id, seq`),
+  );
+  return new Map(placed.map((row) => [Number(row.user_id), Number(row.seq)]));
+}
+
+/**
+ * Positions for every copy of mass message `massId`: one in each receiver's stream, and one
+ * each, in a block `seqFrom`…`seqTo`, in the sender's (heads locked in user-id order, as
+ * `takePositions`). Undefined when it reached nobody.
+ */
+async function takeMassPositions(tx: Tx, massId: number, senderId: number): Promise<{ seqFrom: number; seqTo: number } | undefined> {
+  const [sender] = rowsOf<{ seq: number; copies: number }>(
+    await tx.execute(sql`
+      with copies as (
+        select m.id, m.receiver_id from ${chatMessages} m where m.mass_id = ${massId}::int
+      ),
+      heads as (
+        insert into ${chatStreamHeads} as h (user_id, seq)
+        select t.user_id, t.n from (
+          select c.receiver_id as user_id, 1 as n from copies c
+          union all
+          select ${senderId}::int, count(*)::int from copies having count(*) > 0
+        ) t
+        order by t.user_id
+        on conflict (user_id) do update set seq = h.seq + excluded.seq
+        returning h.user_id, h.seq
+      ),
+      counted as (select count(*)::int as copies from copies),
+      placed as (
+        insert into ${chatStream} (user_id, seq, message_id)
+        select c.receiver_id, h.seq, c.id from copies c join heads h on h.user_id = c.receiver_id
+        union all
+        select ${senderId}::int, h.seq - counted.copies + (row_number() over (order by c.id))::int, c.id
+        from copies c cross join counted join heads h on h.user_id = ${senderId}::int
+      )
+      select h.seq, counted.copies from heads h cross join counted where h.user_id = ${senderId}::int`),
+  );
+  if (sender === undefined) return undefined;
+  const seqTo = Number(sender.seq);
+  return { seqFrom: seqTo - Number(sender.copies) + 1, seqTo };
+}
 
 /** Messages of the pair `a`–`b`, either way, through the pair index. */
 function pairOf(a: number, b: number): SQL {
@@ -226,16 +319,32 @@ export function createChatService(ctx: AppContext) {
         senderReactionId: row.senderReactionId,
         receiverReactionId: row.receiverReactionId,
         massId: row.massId,
+        ...(row.seq === null || row.seq === undefined ? {} : { seq: row.seq }),
       };
     });
   }
 
-  /** The stored message to its sender's sockets (the acknowledgement) and, when new, to the receiver's. */
-  async function deliver(row: MessageRow, replayed: boolean): Promise<ChatMessage> {
-    const [forSender] = await views([row], () => row.senderId);
+  async function streamHead(userId: number): Promise<number> {
+    const [row] = await db.select({ seq: chatStreamHeads.seq }).from(chatStreamHeads).where(eq(chatStreamHeads.userId, userId)).limit(1);
+    return row?.seq ?? 0;
+  }
+
+  /** Where a stored message stands in its sender's and its receiver's streams. */
+  async function positionsOf(messageId: number): Promise<Map<number, number>> {
+    const rows = await db.select({ userId: chatStream.userId, seq: chatStream.seq }).from(chatStream).where(eq(chatStream.messageId, messageId));
+    return new Map(rows.map((row) => [row.userId, row.seq]));
+  }
+
+  /**
+   * The stored message to its sender's sockets (the acknowledgement) and, when new, to the
+   * receiver's: each with its position in that person's stream (`seqs`, read when not given).
+   */
+  async function deliver(row: MessageRow, replayed: boolean, seqs?: ReadonlyMap<number, number>): Promise<ChatMessage> {
+    const placed = seqs ?? (await positionsOf(row.id));
+    const [forSender] = await views([{ ...row, seq: placed.get(row.senderId) ?? null }], () => row.senderId);
     ctx.realtime.publish(row.senderId, { type: 'chatMessage', message: forSender! });
     if (!replayed) {
-      const [forReceiver] = await views([row], () => row.receiverId);
+      const [forReceiver] = await views([{ ...row, seq: placed.get(row.receiverId) ?? null }], () => row.receiverId);
       ctx.realtime.publish(row.receiverId, { type: 'chatMessage', message: forReceiver! });
       await ctx.realtime.publishCounts([row.receiverId]);
     }
@@ -283,7 +392,14 @@ export function createChatService(ctx: AppContext) {
       .offset(page.offset);
 
     const messageIds = rows.flatMap((row) => [row.mine?.lastMessageId ?? null, row.lastReactionId]).filter((id): id is number => id !== null);
-    const messageRows = messageIds.length === 0 ? [] : await db.select(messageColumns).from(chatMessages).where(inArray(chatMessages.id, [...new Set(messageIds)]));
+    const messageRows =
+      messageIds.length === 0
+        ? []
+        : await db
+            .select({ ...messageColumns, seq: chatStream.seq })
+            .from(chatMessages)
+            .leftJoin(chatStream, streamOf(viewerId))
+            .where(inArray(chatMessages.id, [...new Set(messageIds)]));
     const byId = new Map((await views(messageRows, () => viewerId)).map((message) => [message.id, message]));
     const nowMs = now().getTime();
     return rows.map((row) => {
@@ -372,7 +488,7 @@ export function createChatService(ctx: AppContext) {
       if (sender === undefined) throw errors.userNotFound();
       if (!sender.emailVerified) return { refused: 'emailNotVerified', receiverId: input.receiverId, data: { msgId: input.msgId } };
 
-      let result: { row: MessageRow; replayed: boolean };
+      let result: { row: MessageRow; replayed: boolean; seqs?: Map<number, number> };
       try {
         result = await inTransaction(db, async (tx) => {
           const receiver = await partnerOf(tx, senderId, input.receiverId);
@@ -418,6 +534,9 @@ export function createChatService(ctx: AppContext) {
             if (stored === undefined) throw new Error('a chat message vanished');
             return { row: stored, replayed: true };
           }
+          // Positions before the payment: the message is in both streams from here on, and a
+          // refusal below (noMoney) rolls them back for the next message to take.
+          const seqs = await takePositions(tx, inserted.id, [senderId, input.receiverId]);
 
           let earned = 0;
           if (price > 0) {
@@ -466,14 +585,14 @@ export function createChatService(ctx: AppContext) {
               lastSuspectedAt: suspectedAt,
             })
             .where(and(eq(chatConversations.userId, input.receiverId), eq(chatConversations.partnerId, senderId)));
-          return { row: inserted, replayed: false };
+          return { row: inserted, replayed: false, seqs };
         });
       } catch (error) {
         if (error instanceof Refusal) return { refused: error.event, receiverId: input.receiverId, data: error.data };
         if (error instanceof AppError && error.key === 'noMoney') return { refused: 'noCredit', receiverId: input.receiverId, data: { msgId: input.msgId } };
         throw error;
       }
-      return { stored: await deliver(result.row, result.replayed), replayed: result.replayed };
+      return { stored: await deliver(result.row, result.replayed, result.seqs), replayed: result.replayed };
     },
 
     /**
@@ -491,13 +610,22 @@ export function createChatService(ctx: AppContext) {
           .limit(1);
         return row;
       };
-      const ack = async (row: typeof chatMassMessages.$inferSelect, replayed: boolean): Promise<MassOutcome> => {
+      const ack = async (row: typeof chatMassMessages.$inferSelect, replayed: boolean, seqs: { seqFrom: number; seqTo: number } | undefined): Promise<MassOutcome> => {
         const [message] = await massViews([row], senderId);
-        ctx.realtime.publish(senderId, { type: 'massChatMessage', message: message! });
+        ctx.realtime.publish(senderId, { type: 'massChatMessage', message: message!, ...seqs });
         return { stored: message!, replayed };
       };
+      /** The block of the sender's stream a stored mass message's copies took. */
+      const senderPositions = async (massId: number) => {
+        const [range] = await db
+          .select({ seqFrom: sql<number | null>`min(${chatStream.seq})`, seqTo: sql<number | null>`max(${chatStream.seq})` })
+          .from(chatStream)
+          .innerJoin(chatMessages, eq(chatMessages.id, chatStream.messageId))
+          .where(and(eq(chatMessages.massId, massId), eq(chatStream.userId, senderId)));
+        return range?.seqFrom == null || range.seqTo == null ? undefined : { seqFrom: Number(range.seqFrom), seqTo: Number(range.seqTo) };
+      };
       const known = await findMass(db);
-      if (known !== undefined) return ack(known, true);
+      if (known !== undefined) return ack(known, true, await senderPositions(known.id));
       const sender = await sideOf(db, senderId);
       if (sender === undefined) throw errors.userNotFound();
       if (!sender.emailVerified) return { refused: 'emailNotVerified', data: { msgId: input.msgId } };
@@ -511,7 +639,7 @@ export function createChatService(ctx: AppContext) {
           .values({ senderId, msgId: input.msgId, recGroup: input.recGroup, text: input.text, mediaId: chatMedia?.id ?? null, createdAt: sentAt })
           .onConflictDoNothing()
           .returning();
-        if (mass === undefined) return { mass: (await findMass(tx))!, replayed: true };
+        if (mass === undefined) return { mass: (await findMass(tx))!, replayed: true, seqs: undefined };
         // The receivers are fans of the sender: the rule applies as to any fan writing to a seller.
         const suspected = isSuspected(input.text, sender, { level: 0, isSeller: false, messagePrice: 0 });
         const at = sql`${sentAt.toISOString()}::timestamptz`;
@@ -550,18 +678,25 @@ export function createChatService(ctx: AppContext) {
                   last_incoming_at = excluded.last_incoming_at, archived = false,
                   last_suspected_at = coalesce(excluded.last_suspected_at, c.last_suspected_at)`);
         }
+        // Last, as a single message takes them after its conversation: heads are the last locks.
+        const seqs = inserted.length > 0 ? await takeMassPositions(tx, mass.id, senderId) : undefined;
         const [counted] = await tx
           .update(chatMassMessages)
           .set({ recipientsCount: inserted.length })
           .where(eq(chatMassMessages.id, mass.id))
           .returning();
-        return { mass: counted!, replayed: false };
+        return { mass: counted!, replayed: false, seqs };
       });
-      if (result.replayed) return ack(result.mass, true);
-      const copies = await db.select(messageColumns).from(chatMessages).where(eq(chatMessages.massId, result.mass.id));
+      if (result.replayed) return ack(result.mass, true, await senderPositions(result.mass.id));
+      const copies = await db
+        .select({ ...messageColumns, seq: chatStream.seq })
+        .from(chatMessages)
+        .leftJoin(chatStream, streamOf(chatMessages.receiverId))
+        .where(eq(chatMessages.massId, result.mass.id));
       const delivered = await views(copies, (row) => row.receiverId);
+      // One frame per receiver: each carries that receiver's own position.
       for (const message of delivered) ctx.realtime.publish(message.receiverId, { type: 'chatMessage', message });
-      const outcome = await ack(result.mass, false);
+      const outcome = await ack(result.mass, false, result.seqs);
       // Counting for thousands of receivers takes a while; the sender need not wait for it.
       void ctx.realtime.publishCounts(copies.map((row) => row.receiverId));
       return outcome;
@@ -610,17 +745,34 @@ export function createChatService(ctx: AppContext) {
       await ctx.realtime.publishCounts([userId]);
     },
 
-    /** Every message to or from `userId` stored after `afterId`, oldest first, at most `resumeLimit`. */
-    async resume(userId: number, afterId: number): Promise<ChatMessage[]> {
+    /**
+     * The messages of `userId`'s chat stream after position `after`, in order, at most
+     * `resumeLimit` positions. Positions commit in order, so what a later resume finds is all
+     * after `last`: nothing committed behind it. Messages with people in a block with the user
+     * keep their positions but are left out.
+     */
+    async resume(userId: number, after: number): Promise<Resumed> {
       const other = sql`case when ${chatMessages.senderId} = ${userId} then ${chatMessages.receiverId} else ${chatMessages.senderId} end`;
       const rows = await db
-        .select(messageColumns)
-        .from(chatMessages)
-        .where(and(or(eq(chatMessages.senderId, userId), eq(chatMessages.receiverId, userId)), sql`${chatMessages.id} > ${afterId}`, sql`not ${blockedWith(userId, other)}`))
-        .orderBy(asc(chatMessages.id))
+        .select({ ...messageColumns, seq: chatStream.seq, blocked: blockedWith(userId, other).mapWith(Boolean) })
+        .from(chatStream)
+        .innerJoin(chatMessages, eq(chatMessages.id, chatStream.messageId))
+        .where(and(eq(chatStream.userId, userId), gt(chatStream.seq, after)))
+        .orderBy(asc(chatStream.seq))
         .limit(resumeLimit);
-      return views(rows, () => userId);
+      const messages = await views(
+        rows.filter((row) => !row.blocked),
+        () => userId,
+      );
+      const reached = rows.at(-1)?.seq;
+      // Nothing after `after`: the stream ends there — or before it, for a client that kept a
+      // position from another database (a reset), which then starts again from the real end.
+      const last = reached ?? Math.min(after, await streamHead(userId));
+      return { messages, last, more: rows.length === resumeLimit };
     },
+
+    /** The last position handed out in `userId`'s chat stream (0 before any message). */
+    head: streamHead,
 
     /** `GET /api/chat/conversations`: the viewer's conversations, latest activity first, or the one with `senderId`. */
     async conversations(viewerId: number, query: ConversationsQuery): Promise<Conversation[]> {
@@ -644,8 +796,9 @@ export function createChatService(ctx: AppContext) {
       const viewer = await viewerSide(viewerId);
       const conversation = await oneConversation(viewer, partnerId);
       const rows = await db
-        .select(messageColumns)
+        .select({ ...messageColumns, seq: chatStream.seq })
         .from(chatMessages)
+        .leftJoin(chatStream, streamOf(viewerId))
         .where(and(pairOf(viewerId, partnerId), query.ts === undefined ? undefined : lt(chatMessages.createdAt, new Date(query.ts))))
         .orderBy(desc(chatMessages.createdAt))
         .limit(query.limit ?? chatPageSize);
@@ -682,8 +835,9 @@ export function createChatService(ctx: AppContext) {
     async media(viewerId: number, partnerId: number, page: { limit: number; offset: number }): Promise<ChatMessage[]> {
       await partnerOf(db, viewerId, partnerId);
       const rows = await db
-        .select(messageColumns)
+        .select({ ...messageColumns, seq: chatStream.seq })
         .from(chatMessages)
+        .leftJoin(chatStream, streamOf(viewerId))
         .where(and(pairOf(viewerId, partnerId), isNotNull(chatMessages.mediaId)))
         .orderBy(desc(chatMessages.id))
         .limit(page.limit)

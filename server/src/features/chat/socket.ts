@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerMessage } from '../../../../lib/contract/realtime';
 import type { AppContext } from '../../context';
+import { isDatabaseUnavailable } from '../../db/availability';
 import { AppError } from '../../errors';
 import { parseChatMessage, parseMassMessage, parseReaction, parseResume, parseUserField, type Problem } from './domain';
 import { createChatService } from './service';
@@ -59,9 +60,9 @@ export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
       case 'resume': {
         const parsed = parseResume(fields);
         if ('problem' in parsed) return problem(parsed);
-        const messages = await chat.resume(userId, parsed.value);
+        const { messages, last, more } = await chat.resume(userId, parsed.value);
         const replies: ServerMessage[] = messages.map((message) => ({ type: 'chatMessage', message }));
-        replies.push({ type: 'resumed', lastId: messages.at(-1)?.id ?? parsed.value });
+        replies.push({ type: 'resumed', last, more });
         return replies;
       }
       default:
@@ -70,12 +71,23 @@ export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
   }
 
   return {
-    /** Never throws: a broken rule answers its key, anything unexpected `internal-error`, both with the msgId. */
+    /** The last position of the user's chat stream, for `hello`. */
+    head: (userId: number): Promise<number> => chat.head(userId),
+
+    /**
+     * Never throws: a broken rule answers its key; a database that cannot be reached right now
+     * `service-unavailable` (the client marks the draft not delivered and may send it again with
+     * the same msgId); anything else `internal-error` — each with the msgId.
+     */
     async handle(userId: number, type: string, fields: Record<string, unknown>): Promise<ServerMessage[]> {
       try {
         return await handle(userId, type, fields);
       } catch (error) {
         if (error instanceof AppError) return [refusal(type, fields, error.key)];
+        if (isDatabaseUnavailable(error)) {
+          log.debug({ err: error, type }, 'realtime: a chat message waits for the database');
+          return [refusal(type, fields, 'service-unavailable')];
+        }
         log.warn({ err: error, type }, 'realtime: a chat message failed');
         return [refusal(type, fields, 'internal-error')];
       }
