@@ -24,8 +24,13 @@
  *                           `chatSeq` is where the chat stream stood when the connection opened)
  *
  * Rules: a token the server refuses (close 4401) before the first open is refreshed once
- * through the session and the connection tried again; a refused origin (4403) is final. Any
- * other drop reconnects after 2 s. On the site, more than 6 reconnections in a row reload the
+ * through the session and the connection tried again; a refused origin (4403) is final. A
+ * server that cannot reach its database closes with 1013 (try again later): the socket comes
+ * back after a longer wait that doubles with each such close in a row (5 s, 10 s, … up to
+ * 60 s), drawn at random between half of it and all of it so that every page of a busy site
+ * does not return in the same second, and these closes count toward neither rule below
+ * (the server is there; it asks for patience). Any other drop reconnects after 2 s, plus a
+ * random quarter of that at most. On the site, more than 6 reconnections in a row reload the
  * page — once the server answers HTTP again (asked every 2 s meanwhile, still 'reconnecting'),
  * because a reload while it is down lands on the browser's error page, where no script of ours
  * runs to ever come back. In a widget, reconnections come every 10 s and after 10 of them the
@@ -45,10 +50,30 @@ export type ConnectedState = 'idle' | 'connecting' | 'open' | 'reconnecting' | '
  * `origin-refused` (this site may not connect), `connection-lost` (a drop), `heartbeat-timeout`
  * (silence), `gave-up` (a widget ran out of attempts), `no-session` (connect without a login).
  */
-export type SocketErrorCode = 'unauthorized' | 'origin-refused' | 'connection-lost' | 'heartbeat-timeout' | 'gave-up' | 'no-session';
+export type SocketErrorCode = 'unauthorized' | 'origin-refused' | 'connection-lost' | 'heartbeat-timeout' | 'gave-up' | 'no-session' | 'service-unavailable';
 
-/** The close codes of `/ws/`. */
-export const SocketCloseCodes = { unauthorized: 4401, originRefused: 4403 } as const;
+/** The close codes of `/ws/`: 1013 is the server's "try again later" (its database is away). */
+export const SocketCloseCodes = { unauthorized: 4401, originRefused: 4403, tryAgainLater: 1013 } as const;
+
+/** After a 1013: the first wait, and the longest one it doubles up to. */
+export const unavailableBackoff = { firstMs: 5_000, maxMs: 60_000 } as const;
+
+/**
+ * How long to wait before trying again. After an ordinary drop: `reconnectMs` and up to a
+ * quarter more. After the `inRow`-th close with 1013 in a row: `unavailableMs` doubled for each
+ * one before it, at most `unavailableMaxMs`, and drawn between half of that and all of it —
+ * spread wide, so a thousand pages waiting on one database do not return in the same second.
+ * `random` gives numbers in [0, 1).
+ */
+export function reconnectWait(
+  inRow: number,
+  timing: { reconnectMs: number; unavailableMs: number; unavailableMaxMs: number },
+  random: () => number,
+): number {
+  if (inRow <= 0) return timing.reconnectMs + random() * (timing.reconnectMs / 4);
+  const wait = Math.min(timing.unavailableMaxMs, timing.unavailableMs * 2 ** Math.min(inRow - 1, 16));
+  return wait / 2 + random() * (wait / 2);
+}
 
 /** Any constructor shaped like the browser's `WebSocket` (Node without one passes `ws`). */
 export type WebSocketConstructor = new (url: string) => WebSocket;
@@ -66,8 +91,14 @@ export interface SocketOptions {
   mode?: SocketMode;
   /** The WebSocket implementation; default `globalThis.WebSocket`. */
   WebSocketImpl?: WebSocketConstructor;
-  /** Wait before a reconnection; default 2 s on the site, 10 s in a widget. */
+  /** Wait before a reconnection; default 2 s on the site, 10 s in a widget (plus up to a quarter of it at random). */
   reconnectMs?: number;
+  /** After a close with 1013: the first wait (default 5 s), doubled with each such close in a row… */
+  unavailableMs?: number;
+  /** …up to this (default 60 s); each wait is drawn between half of it and all of it. */
+  unavailableMaxMs?: number;
+  /** Random numbers in [0, 1) for the jitter; default `Math.random`. */
+  random?: () => number;
   /** Widget mode: reconnections before giving up; default 10. */
   maxAttempts?: number;
   /** Site mode: reconnections in a row after which the page reloads; default 6 (reloads on the 7th). */
@@ -104,6 +135,10 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   const reloadAfter = options.reloadAfter ?? RealtimeTiming.siteReloadAfter;
   const heartbeatMs = options.heartbeatMs ?? RealtimeTiming.heartbeatMs;
   const reload = options.reload ?? (() => globalThis.location.reload());
+  const unavailableMs = options.unavailableMs ?? unavailableBackoff.firstMs;
+  const unavailableMaxMs = Math.max(unavailableMs, options.unavailableMaxMs ?? unavailableBackoff.maxMs);
+  const random = options.random ?? Math.random;
+  const timing = { reconnectMs, unavailableMs, unavailableMaxMs };
 
   const connectedState = signal<ConnectedState>('idle');
   const attempts = signal(0);
@@ -121,6 +156,8 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   let hasOpened = false;
   /** The token was refreshed since the last open; a second refusal is final. */
   let refreshedToken = false;
+  /** Closes with 1013 in a row: each doubles the wait before the next try. */
+  let unavailableInRow = 0;
   // Bumped on connect and disconnect, so an old refresh or timer cannot act on a new connection.
   let generation = 0;
 
@@ -251,6 +288,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     const before = attempts.peek();
     hasOpened = true;
     refreshedToken = false;
+    unavailableInRow = 0;
     batch(() => {
       connectedState.value = 'open';
       attempts.value = 0;
@@ -265,6 +303,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     watchdog = null;
     if (!wanted) return;
     if (code === SocketCloseCodes.originRefused) return fail('origin-refused');
+    if (code === SocketCloseCodes.tryAgainLater) return unavailable();
     if (code === SocketCloseCodes.unauthorized) {
       if (refreshedToken) return fail('unauthorized');
       refreshedToken = true;
@@ -294,6 +333,22 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     dropped('connection-lost');
   }
 
+  /**
+   * The server asked to be tried again later (1013: its database is away, or this client read
+   * too slowly): wait longer each time, at random within the wait, and count no attempt — a
+   * reload would only land on a site that cannot serve it either.
+   */
+  function unavailable(): void {
+    unavailableInRow += 1;
+    batch(() => {
+      lastError.value = 'service-unavailable';
+      connectedState.value = 'reconnecting';
+      tryingToReconnect.value = true;
+    });
+    if (reconnectTimer !== null) clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(open, reconnectWait(unavailableInRow, timing, random));
+  }
+
   /** The connection is gone against our will: try again later, reload, or give up. */
   function dropped(reason: SocketErrorCode): void {
     if (!wanted) return;
@@ -317,7 +372,8 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       tryingToReconnect.value = next >= 2;
     });
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
-    reconnectTimer = setTimeout(open, reconnectMs);
+    // A little jitter, so the pages a restarted server dropped do not all come back at once.
+    reconnectTimer = setTimeout(open, reconnectWait(0, timing, random));
   }
 
   /**
@@ -356,6 +412,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     wanted = true;
     hasOpened = false;
     refreshedToken = false;
+    unavailableInRow = 0;
     batch(() => {
       attempts.value = 0;
       tryingToReconnect.value = false;

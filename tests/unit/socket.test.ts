@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket as NodeWebSocket, WebSocketServer, type WebSocket as ServerSide } from 'ws';
 import { createFanstage, socketUrl, type Fanstage, type FanstageOptions, type SocketErrorCode, type WebSocketConstructor } from '../../lib/sdk';
+import { reconnectWait } from '../../lib/sdk/socket';
 import type { Balance, ChatMessage, Conversation } from '../../lib/contract';
 import type { ClientMessage, ServerMessage } from '../../lib/contract/realtime';
 import { sendEnvelope, type ApiServer, type Handler, type RecordedRequest } from './support/api-server';
@@ -377,6 +378,77 @@ describe('fanstage.socket', () => {
     }
     expect(connection.closed).toBe(false);
     expect(server.connections).toHaveLength(1);
+  });
+
+  it('after 1013 (the server cannot reach its database) waits longer each time, never reloads for it, and comes back', async () => {
+    let reloads = 0;
+    const draws: number[] = [];
+    const random = () => {
+      draws.push(0.5);
+      return 0.5;
+    };
+    const fanstage = await loggedIn({ reload: () => (reloads += 1), reloadAfter: 2, unavailableMs: 10, unavailableMaxMs: 40, random });
+    const reconnected: number[] = [];
+    fanstage.socket.on('reconnected', (event) => reconnected.push(event.attempts));
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const states: [string, SocketErrorCode | null, boolean, number][] = [];
+    const record = () => states.push([fanstage.socket.connectedState.value, fanstage.socket.lastError.value, fanstage.socket.tryingToReconnect.value, fanstage.socket.attempts.value]);
+    fanstage.socket.connectedState.subscribe(record);
+    fanstage.socket.lastError.subscribe(record);
+    // A restart drops the socket; then the database is away for more tries than a reload allows.
+    server.unavailableNext = 5;
+    server.dropAll();
+    await vi.waitFor(() => expect(reconnected).toEqual([1]));
+    expect(reloads).toBe(0);
+    expect(server.connections).toHaveLength(1 + 5 + 1);
+    // Only the drop counted; each 1013 said so and kept the person told it is reconnecting.
+    expect(states).toContainEqual(['reconnecting', 'service-unavailable', true, 1]);
+    expect(states.at(-1)).toEqual(['open', null, false, 0]);
+    // Every wait was drawn at random: the drop's and each of the five 1013s'.
+    expect(draws).toHaveLength(1 + 5);
+  });
+
+  it('before the first open, a 1013 is no refused token: no refresh, it tries again later and connects', async () => {
+    const fanstage = await loggedIn({ unavailableMs: 10 });
+    const refreshes = api.count('/papi/login/refresh');
+    server.unavailableNext = 2;
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    expect(server.connections).toHaveLength(3);
+    expect(api.count('/papi/login/refresh')).toBe(refreshes);
+  });
+
+  it('in a widget, 1013 closes do not count toward giving up', async () => {
+    const failures: SocketErrorCode[] = [];
+    const fanstage = await loggedIn({ mode: 'widget', maxAttempts: 2, unavailableMs: 10, onFailure: (code) => failures.push(code) });
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
+    const reconnected: number[] = [];
+    fanstage.socket.on('reconnected', (event) => reconnected.push(event.attempts));
+    server.unavailableNext = 4;
+    server.dropAll();
+    await vi.waitFor(() => expect(reconnected).toEqual([1]));
+    expect(fanstage.socket.connectedState.value).toBe('open');
+    expect(server.connections).toHaveLength(1 + 4 + 1);
+    expect(failures).toEqual([]);
+  });
+
+  it('spreads the waits: a little after a drop, doubling and wide after each 1013 in a row', () => {
+    const timing = { reconnectMs: 2000, unavailableMs: 5000, unavailableMaxMs: 60_000 };
+    const low = () => 0;
+    const high = () => 0.999999;
+    // SPEC §4's 2 s, and up to half a second more.
+    expect(reconnectWait(0, timing, low)).toBe(2000);
+    expect(reconnectWait(0, timing, high)).toBeCloseTo(2500, 0);
+    // 5 s, 10 s, 20 s, 40 s, then 60 s at most — each anywhere from half of it to all of it.
+    expect([1, 2, 3, 4, 5, 9].map((n) => reconnectWait(n, timing, low))).toEqual([2500, 5000, 10_000, 20_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4, 5, 9].map((n) => Math.round(reconnectWait(n, timing, high)))).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+    // A thousand pages told to wait do not come back within one second of each other.
+    let seed = 7;
+    const lcg = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const waits = Array.from({ length: 1000 }, () => reconnectWait(1, timing, lcg));
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(2000);
   });
 
   it('the chat resumes below a position still missing: a message published ahead of an earlier one never makes it skip that one', async () => {
