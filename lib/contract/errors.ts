@@ -79,6 +79,10 @@ export const ErrorKeys = [
   'message-too-long',
   'message-not-found',
   'conversation-not-found',
+  // calls
+  'call-not-found',
+  'calls-not-offered',
+  'call-not-live',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -75,6 +75,9 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'message-too-long': 400,
   'message-not-found': 404,
   'conversation-not-found': 404,
+  'call-not-found': 404,
+  'calls-not-offered': 403,
+  'call-not-live': 409,
 };
 
 export class AppError extends Error {
