@@ -20,7 +20,8 @@ export interface Jobs {
   /** Runs one job now (tests move the clock, then call this). */
   runNow(name: string): Promise<number>;
   start(): void;
-  stop(): void;
+  /** Stops the timers and waits for the runs under way, so the database may close after it. */
+  stop(): Promise<void>;
 }
 
 /** A stable lock number per job name. */
@@ -33,23 +34,28 @@ function lockKey(name: string): number {
 export function createJobs(ctx: AppContext, log: FastifyBaseLogger, driver: 'pglite' | 'postgres'): Jobs {
   const jobs = new Map<string, Job>();
   const timers: NodeJS.Timeout[] = [];
-  const running = new Set<string>();
+  const running = new Map<string, Promise<number>>();
 
   async function runNow(name: string): Promise<number> {
     const job = jobs.get(name);
     if (!job) throw new Error(`No job named ${name}`);
     if (running.has(name)) return 0;
-    running.add(name);
+    const run = runOnce(job);
+    running.set(name, run);
     try {
-      if (driver === 'pglite') return await job.run(ctx);
-      // A transaction-scoped lock, held by this transaction's connection while the job runs on others.
-      return await ctx.db.transaction(async (tx) => {
-        const result = (await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(name)}) as locked`)) as unknown as { rows: { locked: boolean }[] };
-        return result.rows[0]?.locked ? job.run(ctx) : 0;
-      });
+      return await run;
     } finally {
       running.delete(name);
     }
+  }
+
+  async function runOnce(job: Job): Promise<number> {
+    if (driver === 'pglite') return job.run(ctx);
+    // A transaction-scoped lock, held by this transaction's connection while the job runs on others.
+    return ctx.db.transaction(async (tx) => {
+      const result = (await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(job.name)}) as locked`)) as unknown as { rows: { locked: boolean }[] };
+      return result.rows[0]?.locked ? job.run(ctx) : 0;
+    });
   }
 
   return {
@@ -71,8 +77,11 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger, driver: 'pgl
         timers.push(timer);
       }
     },
-    stop() {
+    async stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
+      // A run cut off by the database closing would do no harm (every job is idempotent), but it
+      // would fail with an error in the log; the shutdown waits for it instead.
+      await Promise.allSettled(running.values());
     },
   };
 }
