@@ -3,6 +3,7 @@ import type { Envelope, MediaPurpose, MediaView, UploadedBinary, UploadProblem }
 import { API_VERSION, type FanstageClient } from './client';
 import { mediaApi } from './api';
 import { SdkError } from './errors';
+import { asSdkError } from './stores/shared/errors';
 import type { SessionStore } from './stores/session';
 
 /** SPEC §9: pictures need at least this many pixels on their shorter side. */
@@ -264,7 +265,7 @@ export function createUploadStore(client: FanstageClient, session: SessionStore)
     }
 
     function fail(reason: unknown): UploadStatus {
-      const sdkError = reason instanceof SdkError ? reason : new SdkError({ code: 'internal-error', statusCode: 0, cause: reason });
+      const sdkError = asSdkError(reason);
       if (sdkError.code === 'aborted') return status.peek();
       if (UPLOAD_PROBLEMS.includes(sdkError.code)) {
         batch(() => {

@@ -19,7 +19,7 @@ import type { PayoutMethod } from '../../contract/constants';
 import type { FanstageClient } from '../client';
 import { earningsApi } from '../api-money';
 import { pageSizes } from '../rules/constants';
-import { createPagedList, type PagedList } from './search';
+import { createPagedList, type PagedList } from './shared/paged';
 import type { WalletStore } from './wallet';
 
 export function createEarningsStore(client: FanstageClient, wallet: Pick<WalletStore, 'balance' | 'apply' | 'refresh'>) {

@@ -1,7 +1,8 @@
 import { batch, computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
 import type { Post } from '../../contract';
 import type { PageParams } from '../api';
-import { SdkError } from '../errors';
+import type { SdkError } from '../errors';
+import { asSdkError } from './shared/errors';
 import { pageSizes } from '../rules/constants';
 import type { PostStore } from './posts';
 import type { SessionStore } from './session';
@@ -168,7 +169,7 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
         (failure: unknown) => {
           if (serial !== state.serial) return;
           batch(() => {
-            state.error.value = failure instanceof SdkError ? failure : new SdkError({ code: 'internal-error', statusCode: 0, cause: failure });
+            state.error.value = asSdkError(failure);
             state.status.value = 'error';
           });
         },

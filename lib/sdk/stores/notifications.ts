@@ -2,10 +2,11 @@ import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-co
 import type { Counts, Notification } from '../../contract';
 import type { FanstageClient } from '../client';
 import { notificationsApi } from '../api-discover';
-import { SdkError } from '../errors';
+import type { SdkError } from '../errors';
+import { asSdkError } from './shared/errors';
 import { pageSizes } from '../rules/constants';
 import { groupNotifications, notificationTypesOf, type NotificationTab } from '../rules/notifications';
-import { createPagedList, type PagedList } from './search';
+import { createPagedList, type PagedList } from './shared/paged';
 
 export interface NotificationsStoreOptions {
   isLoggedIn?: () => boolean;
@@ -106,7 +107,7 @@ export function createNotificationsStore(client: FanstageClient, options: Notifi
           return counts.notifications;
         },
         (error: unknown) => {
-          countError.value = error instanceof SdkError ? error : new SdkError({ code: 'internal-error', statusCode: 0, cause: error });
+          countError.value = asSdkError(error);
           throw error;
         },
       )

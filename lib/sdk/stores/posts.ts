@@ -3,6 +3,7 @@ import type { CreatedPost, CreatePostBody, Post, PostStatsBody } from '../../con
 import type { FanstageClient } from '../client';
 import { postsApi } from '../api';
 import { SdkError } from '../errors';
+import { asSdkError } from './shared/errors';
 import type { LoadStatus, ProfileStore } from './profiles';
 import type { SessionStore } from './session';
 
@@ -102,7 +103,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
           remember([post]);
         },
         (error: unknown) => {
-          entry.error.value = toSdkError(error);
+          entry.error.value = asSdkError(error);
           entry.status.value = 'error';
           throw entry.error.value;
         },
@@ -258,10 +259,6 @@ function pick(stats: SeenStats): Partial<SeenStats> {
     ...(stats.fullscreen !== undefined ? { fullscreen: stats.fullscreen } : {}),
     ...(stats.cta !== undefined ? { cta: stats.cta } : {}),
   };
-}
-
-function toSdkError(error: unknown): SdkError {
-  return error instanceof SdkError ? error : new SdkError({ code: 'internal-error', statusCode: 0, cause: error });
 }
 
 export type PostStore = ReturnType<typeof createPostStore>;

@@ -2,7 +2,8 @@ import { batch, signal, type ReadonlySignal, type Signal } from '@preact/signals
 import type { PublicProfile, ViewedProfile } from '../../contract';
 import type { FanstageClient } from '../client';
 import { publicApi, socialApi } from '../api';
-import { SdkError } from '../errors';
+import type { SdkError } from '../errors';
+import { asSdkError } from './shared/errors';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -154,7 +155,7 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
         },
         (error: unknown) => {
           if (entry.serial !== serial) return;
-          entry.error.value = error instanceof SdkError ? error : new SdkError({ code: 'internal-error', statusCode: 0, cause: error });
+          entry.error.value = asSdkError(error);
           entry.status.value = 'error';
         },
       )

@@ -3,120 +3,12 @@ import type { DiscoverTab, Post, PublicProfile, SearchFilter, TagResult } from '
 import { AgeFilter, DiscoverTabs } from '../../contract/constants';
 import type { FanstageClient } from '../client';
 import { discoverApi } from '../api-discover';
-import { SdkError } from '../errors';
 import { pageSizes } from '../rules/constants';
+import { createPagedList, type PagedList } from './shared/paged';
 
-// ---------------------------------------------------------------------------------------------
-// Paged lists
-// ---------------------------------------------------------------------------------------------
-
-/** SPEC §4 paging states: nothing asked yet, a page on its way, more to come, the end, a failure. */
-export type PagedStatus = 'idle' | 'loading' | 'ready' | 'ended' | 'error';
-
-/** Where the next page starts: how many are loaded, and the last item. */
-export interface PageCursor<T> {
-  offset: number;
-  last: T | undefined;
-  limit: number;
-}
-
-export interface PagedListOptions<T> {
-  pageSize: number;
-  fetchPage: (cursor: PageCursor<T>, signal: AbortSignal) => Promise<T[]>;
-  /**
-   * SPEC §5 user lists: when a next page is asked for with this many items loaded already,
-   * nothing is fetched. Absent for lists that page on until a short page.
-   */
-  cap?: number;
-  /** Identifies an item, so one returned again by an offset page that shifted is not shown twice. */
-  idOf?: (item: T) => number | string;
-  /** Told about every page that arrives, e.g. to keep the profiles in the profile store. */
-  onPage?: (items: T[]) => void;
-}
-
-export interface PagedList<T> {
-  readonly items: ReadonlySignal<readonly T[]>;
-  readonly status: ReadonlySignal<PagedStatus>;
-  readonly error: ReadonlySignal<SdkError | null>;
-  /** Whether asking for the next page would fetch anything. */
-  readonly canLoadMore: ReadonlySignal<boolean>;
-  /** Loads the first page, dropping what was loaded; a page still on its way is abandoned. */
-  reload(): Promise<void>;
-  /** Loads the first page once; later calls do nothing. */
-  start(): Promise<void>;
-  /** The next page, unless one is on its way, the list ended, or the cap is reached. */
-  nextPage(): Promise<void>;
-  /** Drops an item everywhere it is shown (a blocked user, a deleted post). */
-  remove(id: number | string): void;
-  dispose(): void;
-}
-
-export function createPagedList<T>(options: PagedListOptions<T>): PagedList<T> {
-  const items = signal<readonly T[]>([]);
-  const status = signal<PagedStatus>('idle');
-  const error = signal<SdkError | null>(null);
-  const canLoadMore = computed(() => status.value === 'ready' && (options.cap === undefined || items.value.length < options.cap));
-  let controller: AbortController | null = null;
-
-  async function fetchInto(reset: boolean): Promise<void> {
-    controller?.abort();
-    const own = new AbortController();
-    controller = own;
-    const loaded = reset ? [] : items.peek();
-    batch(() => {
-      if (reset) items.value = [];
-      status.value = 'loading';
-      error.value = null;
-    });
-    try {
-      const page = await options.fetchPage({ offset: loaded.length, last: loaded.at(-1), limit: options.pageSize }, own.signal);
-      if (own.signal.aborted) return;
-      options.onPage?.(page);
-      const idOf = options.idOf;
-      const known = idOf ? new Set(loaded.map(idOf)) : null;
-      const fresh = known && idOf ? page.filter((item) => !known.has(idOf(item))) : page;
-      batch(() => {
-        items.value = [...loaded, ...fresh];
-        // A page shorter than asked for is the last one (SPEC §4).
-        status.value = page.length < options.pageSize ? 'ended' : 'ready';
-      });
-    } catch (cause) {
-      if (own.signal.aborted) return;
-      batch(() => {
-        error.value = cause instanceof SdkError ? cause : new SdkError({ code: 'internal-error', statusCode: 0, cause });
-        status.value = 'error';
-      });
-    } finally {
-      if (controller === own) controller = null;
-    }
-  }
-
-  return {
-    items,
-    status,
-    error,
-    canLoadMore,
-    reload: () => fetchInto(true),
-    start: () => (status.peek() === 'idle' ? fetchInto(true) : Promise.resolve()),
-    nextPage() {
-      const now = status.peek();
-      if (now === 'idle') return fetchInto(true);
-      if (now === 'loading' || now === 'ended') return Promise.resolve();
-      // After a failed next page the same page is asked for again; after a failed first page, the first.
-      if (options.cap !== undefined && items.peek().length >= options.cap) return Promise.resolve();
-      return fetchInto(items.peek().length === 0);
-    },
-    remove(id) {
-      const idOf = options.idOf;
-      if (!idOf) return;
-      items.value = items.peek().filter((item) => idOf(item) !== id);
-    },
-    dispose() {
-      controller?.abort();
-      controller = null;
-    },
-  };
-}
+// Paged lists live in ./shared/paged (every store pages the same way); named here too, as before.
+export { createPagedList } from './shared/paged';
+export type { PagedStatus, PageCursor, PagedListOptions, PagedList } from './shared/paged';
 
 // ---------------------------------------------------------------------------------------------
 // The discover filter (SPEC §3 Search filter, §5, §9)

@@ -2,7 +2,8 @@ import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Settings } from '../../contract';
 import type { FanstageClient } from '../client';
 import { publicApi } from '../api';
-import { SdkError } from '../errors';
+import type { SdkError } from '../errors';
+import { asSdkError } from './shared/errors';
 import type { LoadStatus } from './profiles';
 
 export interface SettingsStore {
@@ -47,7 +48,7 @@ export function createSettingsStore(client: FanstageClient): SettingsStore {
         return value;
       },
       (cause: unknown) => {
-        const failure = cause instanceof SdkError ? cause : new SdkError({ code: 'internal-error', statusCode: 0, cause });
+        const failure = asSdkError(cause);
         error.value = failure;
         status.value = 'error';
         pending = null;

@@ -14,7 +14,7 @@ import type { CreateOfferBody, Offer, PaymentOrder, Subscription } from '../../c
 import type { FanstageClient } from '../client';
 import { subscriptionsApi } from '../api-money';
 import { pageSizes } from '../rules/constants';
-import { createPagedList, type PagedList } from './search';
+import { createPagedList, type PagedList } from './shared/paged';
 import type { PaymentMode, WalletStore } from './wallet';
 
 export interface SubscribeByCardOptions {

@@ -54,7 +54,9 @@ import type { FanstageClient } from '../client';
 import { browserData, paymentsApi, spendingApi } from '../api-money';
 import { SdkError } from '../errors';
 import { POPUP_HEIGHT, POPUP_WIDTH, type MessageSource, type PopupHandle } from '../popupSignIn';
-import { createPagedList, type PagedList } from './search';
+import { createPagedList, type PagedList } from './shared/paged';
+import { asSdkError } from './shared/errors';
+import { createRetryKeys } from './shared/keys';
 
 /** The message `/gopay-return` posts to the window that opened it. */
 export const PAYMENT_MESSAGE = 'fanstage:payment';
@@ -106,19 +108,8 @@ const FINAL: ReadonlySet<PaymentStatus> = new Set(['paid', 'declined', 'failed',
 /** Checks made after the person closed the card page, for a callback that is still on its way. */
 const CHECKS_AFTER_CLOSE = 3;
 
-/** A fresh key for one attempt of a spend (8–64 characters). */
-export function newIdempotencyKey(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function asSdkError(cause: unknown): SdkError {
-  return cause instanceof SdkError ? cause : new SdkError({ code: 'internal-error', statusCode: 0, cause });
-}
+// Kept in ./shared/keys with the other stores' keys; named here too, as before.
+export { newIdempotencyKey } from './shared/keys';
 
 /** The error an order that ended without being paid rejects with. */
 export function paymentFailure(order: PaymentOrder): SdkError {
@@ -393,7 +384,8 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
   // Bumped by reset, so an answer that arrives after a logout is not kept.
   let generation = 0;
   let refreshing: Promise<Balance | null> | null = null;
-  const spendKeys = new Map<string, string>();
+  // A spend whose answer was lost goes again with its key, so it is charged once.
+  const spendKeys = createRetryKeys();
 
   function apply(update: BalanceUpdate): boolean {
     if (!update || typeof update.ts !== 'number') return false;
@@ -522,18 +514,9 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
   }
 
   async function spend<T extends { gBalance: number; ts: number }>(slot: string, key: string | undefined, send: (key: string) => Promise<T>): Promise<T> {
-    const idempotencyKey = key ?? spendKeys.get(slot) ?? newIdempotencyKey();
-    spendKeys.set(slot, idempotencyKey);
-    try {
-      const result = await send(idempotencyKey);
-      spendKeys.delete(slot);
-      apply({ gBalance: result.gBalance, ts: result.ts });
-      return result;
-    } catch (error) {
-      // Only a lost answer may have been given already; any refusal makes the next try a new one.
-      if (!(error instanceof SdkError && error.retryable)) spendKeys.delete(slot);
-      throw error;
-    }
+    const result = await spendKeys.run(slot, key, send);
+    apply({ gBalance: result.gBalance, ts: result.ts });
+    return result;
   }
 
   function gift(postId: number, giftId: number, spendOptions: { idempotencyKey?: string } = {}): Promise<GiftResult> {
