@@ -17,3 +17,4 @@ export * from './payments';
 export * from './subscriptions';
 export * from './chat';
 export * from './realtime';
+export * from './calls';

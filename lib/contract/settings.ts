@@ -29,6 +29,19 @@ export const Settings = Type.Object(
     pushPubKey: Type.String(),
     slug: Type.String(),
     partnerValidation: PartnerValidation,
+    /**
+     * STUN and TURN servers for calls (the server's `ICE_SERVERS`). Absent or empty: calls use
+     * none, which is enough on one network; across the internet a TURN server is needed.
+     */
+    iceServers: Type.Optional(
+      Type.Array(
+        Type.Object({
+          urls: Type.Union([Type.String(), Type.Array(Type.String())]),
+          username: Type.Optional(Type.String()),
+          credential: Type.Optional(Type.String()),
+        }),
+      ),
+    ),
   },
   { $id: 'Settings' },
 );

@@ -14,6 +14,7 @@ import { createEarningsStore, type EarningsStore } from './stores/earnings';
 import { createSubscriptionsStore, type SubscriptionsStore } from './stores/subscriptions';
 import { createSocket, type FanstageSocket, type SocketOptions } from './socket';
 import { createChatStore, type ChatStore, type ChatStoreOptions } from './stores/chat';
+import { createCallsStore, type CallsStore, type CallStoreOptions } from './stores/calls';
 import { effect } from '@preact/signals-core';
 
 /**
@@ -58,6 +59,11 @@ export interface Fanstage {
    * reactions, typing and the Chat badge. Live once `socket` is connected.
    */
   readonly chat: ChatStore;
+  /**
+   * Paid video calls: ringing and answering, the meter the server feeds, camera and microphone,
+   * and WebRTC (simple-peer, loaded with the first call). Live once `socket` is connected.
+   */
+  readonly calls: CallsStore;
 }
 
 export interface FanstageOptions extends ClientOptions {
@@ -72,10 +78,12 @@ export interface FanstageOptions extends ClientOptions {
    * are kept across reloads (`draftStorage`: `sessionStorage` by default, `null` for none).
    */
   chat?: Omit<ChatStoreOptions, 'refreshCounts'>;
+  /** Calls: the peer class, ICE servers and a candidate filter, the camera (tests and unusual hosts). */
+  calls?: CallStoreOptions;
 }
 
 export function createFanstage(options: FanstageOptions): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, ...clientOptions } = options;
+  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, ...clientOptions } = options;
   // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
   const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
   const session = createSessionStore(client, sessionOptions);
@@ -89,6 +97,17 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part.
   const chatStore = createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => notifications.refreshCount() });
   const notifications = createNotificationsStore(client, { isLoggedIn, onCounts: (counts) => chatStore.applyCounts(counts) });
+  const settings = createSettingsStore(client);
+  const calls = createCallsStore(
+    {
+      client,
+      socket,
+      session,
+      settings,
+      tip: (userId, giftId) => wallet.tip(userId, giftId),
+    },
+    callOptions,
+  );
   socket.on('amountChange', (message) => void wallet.apply(message.balance));
   socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
   socket.on('notificationsRead', () => notifications.setUnreadCount(0));
@@ -110,13 +129,14 @@ export function createFanstage(options: FanstageOptions): Fanstage {
       earnings.reset();
       subscriptions.reset();
       chatStore.reset();
+      calls.reset();
     }
     wasLoggedIn = now;
   });
   return {
     client,
     api: publicApi(client),
-    settings: createSettingsStore(client),
+    settings,
     profiles,
     session,
     relations: createRelationsStore(client, profiles, session),
@@ -131,5 +151,6 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     subscriptions,
     socket,
     chat: chatStore,
+    calls,
   };
 }

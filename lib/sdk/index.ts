@@ -103,6 +103,31 @@ export type {
 export { createChatDraftStore, defaultChatDraftStorage, CHAT_DRAFTS_KEY } from './stores/chatDrafts';
 export type { ChatDraftStorage, ChatDraftLimits, StoredChatDraft, ChatDraftStore } from './stores/chatDrafts';
 export { chatApi } from './api-chat';
+export { createCallsStore, callBlocker, takesCalls, canUseWebRtc, mediaProblemOf, newCallId } from './stores/calls';
+export type {
+  CallsStore,
+  CallStoreOptions,
+  CallsDeps,
+  CallPhase,
+  CallDirection,
+  CallProblem,
+  CallSession,
+  CallMeter,
+  CallTotals,
+  CallDevice,
+  CallLine,
+  CallCallee,
+  CallStartResult,
+  CallStartProblem,
+  CallBlocker,
+  CallPeer,
+  CallPeerOptions,
+  CallPeerConstructor,
+  CallMediaDevices,
+} from './stores/calls';
+export { callsApi } from './api-calls';
+export type { CallsApi } from './api-calls';
+export { CallStatus, CallStates, CallEndReasons, CALL_RING_TIMEOUT_S, CALL_MINUTE_S } from '../contract/calls';
 export type { ChatApi } from './api-chat';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';

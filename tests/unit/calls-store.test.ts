@@ -1,0 +1,274 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
+import { createFanstage, fanPriceCents, mediaProblemOf, callBlocker, newCallId, type CallMediaDevices, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
+import type { ClientMessage } from '../../lib/contract/realtime';
+import { startTestServer, type TestServer } from '../support/server';
+import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
+import { fundWallet } from '../support/money';
+
+/**
+ * The calls store between real people on the real server: rings, answers, refusals and hang-ups
+ * travel over real websockets. Node has no camera and no WebRTC: the camera is a stand-in for
+ * the browser's `navigator.mediaDevices` (tracks that can be switched off and stopped), and no
+ * test here reaches the media stage, which the two-browser journey (tests/e2e/calls.spec.ts) covers.
+ */
+
+let server: TestServer;
+let salt = 10_000;
+const made: Fanstage[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: false });
+  salt = server.app.fanstage.config.priceSalt;
+}, 60_000);
+
+afterEach(() => {
+  for (const fanstage of made.splice(0)) {
+    fanstage.calls.reset();
+    fanstage.socket.disconnect();
+    fanstage.session.dispose();
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+interface FakeTrack {
+  kind: 'audio' | 'video';
+  enabled: boolean;
+  stopped: boolean;
+  stop(): void;
+}
+
+/** A browser's camera and microphone as the store sees them; `refuse` makes getUserMedia fail with that DOMException name. */
+function camera(refuse?: string) {
+  const tracks: FakeTrack[] = [];
+  let asked = 0;
+  const devices: CallMediaDevices = {
+    getUserMedia() {
+      asked += 1;
+      if (refuse) return Promise.reject(Object.assign(new Error(refuse), { name: refuse }));
+      const own: FakeTrack[] = (['audio', 'video'] as const).map((kind): FakeTrack => ({
+        kind,
+        enabled: true,
+        stopped: false,
+        stop() {
+          this.stopped = true;
+        },
+      }));
+      tracks.push(...own);
+      const stream = {
+        getTracks: () => own,
+        getAudioTracks: () => own.filter((t) => t.kind === 'audio'),
+        getVideoTracks: () => own.filter((t) => t.kind === 'video'),
+      };
+      return Promise.resolve(stream as unknown as MediaStream);
+    },
+  };
+  return { devices, tracks, asked: () => asked };
+}
+
+interface Person {
+  account: TestAccount;
+  fanstage: Fanstage;
+  frames: ClientMessage[];
+  cam: ReturnType<typeof camera>;
+}
+
+async function person(options: AccountOptions = {}, refuse?: string): Promise<Person> {
+  const account = await createAccount(server.app, options);
+  const frames: ClientMessage[] = [];
+  class Tracked extends NodeWebSocket {
+    override send(data: string): void {
+      frames.push(JSON.parse(data) as ClientMessage);
+      super.send(data);
+    }
+  }
+  const cam = camera(refuse);
+  const fanstage = createFanstage({
+    baseUrl: server.baseUrl,
+    socket: { WebSocketImpl: Tracked as unknown as WebSocketConstructor, reconnectMs: 50 },
+    calls: { mediaDevices: cam.devices, networkEvents: null },
+  });
+  made.push(fanstage);
+  fanstage.session.adopt({ accessToken: account.accessToken });
+  await fanstage.session.loadAccount();
+  fanstage.socket.connect();
+  await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'), { timeout: 5000 });
+  return { account, fanstage, frames, cam };
+}
+
+/** A creator who takes calls at `cents` a minute (a call-minute step), set as she would set it. */
+async function creator(cents = 128): Promise<Person> {
+  const seller = await person({ seller: true });
+  const account = await seller.fanstage.account.updateMe({ callPrice: cents });
+  seller.fanstage.session.setAccount(account);
+  return seller;
+}
+
+/** A fan with credits for a few minutes. */
+async function fan(refuse?: string): Promise<Person> {
+  const someone = await person({}, refuse);
+  await fundWallet(server.app, someone.account.id, 10_000);
+  return someone;
+}
+
+function callee(of: Person, callPrice = 128) {
+  return { id: of.account.id, username: of.account.username, displayName: 'Lucy', callPrice };
+}
+
+const callFrames = (who: Person) => who.frames.filter((f): f is Extract<ClientMessage, { type: 'callMessage' }> => f.type === 'callMessage');
+const wait = { timeout: 5000 };
+
+describe('the calls store on the real server', { timeout: 30_000 }, () => {
+  it('rings the creator with the caller and the price; her decline ends the fan’s call as declined', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+
+    const started = await marek.fanstage.calls.start(callee(lucy));
+    expect(started.ok).toBe(true);
+    const callId = started.ok ? started.callId : '';
+    expect(callId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(marek.fanstage.calls.phase.value).toBe('calling');
+    expect(marek.fanstage.calls.current.value).toMatchObject({ direction: 'outgoing', agreedPrice: fanPriceCents(128, salt), earningsPrice: 128, peer: { id: lucy.account.id } });
+    // The camera was asked before anything rang.
+    expect(marek.cam.asked()).toBe(1);
+    expect(callFrames(marek).map((f) => f.callMessageType)).toEqual(['preOffer']);
+    expect(callFrames(marek)[0]).toMatchObject({ callId, receiverId: lucy.account.id });
+
+    await vi.waitFor(() => expect(lucy.fanstage.calls.incoming.value).not.toBeNull(), wait);
+    expect(lucy.fanstage.calls.incoming.value).toMatchObject({ callId, direction: 'incoming', phase: 'ringing', earningsPrice: 128, agreedPrice: fanPriceCents(128, salt), peer: { id: marek.account.id } });
+    // Nothing is asked of her camera until she answers.
+    expect(lucy.cam.asked()).toBe(0);
+
+    lucy.fanstage.calls.decline();
+    expect(lucy.fanstage.calls.phase.value).toBe('idle');
+    await vi.waitFor(() => expect(marek.fanstage.calls.phase.value).toBe('ended'), wait);
+    expect(marek.fanstage.calls.current.value).toMatchObject({ endReason: 'declined', status: 54, totals: { minutes: 0, cost: 0 } });
+    // The camera is off again once the call is over.
+    expect(marek.cam.tracks.every((t) => t.stopped)).toBe(true);
+    expect(marek.fanstage.calls.localStream.value).toBeNull();
+
+    marek.fanstage.calls.dismiss();
+    expect(marek.fanstage.calls.phase.value).toBe('idle');
+  });
+
+  it('stops ringing on the creator’s side when the fan hangs up first: a cancelled ring leaves nothing behind', async () => {
+    const lucy = await creator(64);
+    const marek = await fan();
+    await marek.fanstage.calls.start(callee(lucy, 64));
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+
+    marek.fanstage.calls.hangUp();
+    expect(marek.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'cancelled' });
+    expect(callFrames(marek).map((f) => f.callMessageType)).toEqual(['preOffer', 'callStop']);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('idle'), wait);
+  });
+
+  it('answers a second caller busy while the creator’s phone rings, and keeps the first call', async () => {
+    const lucy = await creator(128);
+    const first = await fan();
+    const second = await fan();
+    const one = await first.fanstage.calls.start(callee(lucy));
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+
+    await second.fanstage.calls.start(callee(lucy));
+    await vi.waitFor(() => expect(second.fanstage.calls.phase.value).toBe('ended'), wait);
+    expect(second.fanstage.calls.current.value).toMatchObject({ endReason: 'busy', status: 57 });
+    expect(lucy.fanstage.calls.current.value?.callId).toBe(one.ok ? one.callId : null);
+    expect(lucy.fanstage.calls.phase.value).toBe('ringing');
+  });
+
+  it('does not ring anyone when the camera is refused, and says why', async () => {
+    const lucy = await creator(128);
+    const refused = await fan('NotAllowedError');
+    const result = await refused.fanstage.calls.start(callee(lucy));
+    expect(result).toEqual({ ok: false, problem: 'camera-denied' });
+    expect(refused.fanstage.calls.problem.value).toBe('camera-denied');
+    expect(refused.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'failed' });
+    expect(callFrames(refused)).toEqual([]);
+
+    const noCamera = await fan('NotFoundError');
+    expect(await noCamera.fanstage.calls.start(callee(lucy))).toEqual({ ok: false, problem: 'no-device' });
+    expect(callFrames(noCamera)).toEqual([]);
+    // Nothing rang on her side.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lucy.fanstage.calls.phase.value).toBe('idle');
+  });
+
+  it('keeps ringing when the creator’s camera is refused as she answers, so she can allow it or decline', async () => {
+    const lucy = await person({ seller: true }, 'NotAllowedError');
+    const account = await lucy.fanstage.account.updateMe({ callPrice: 128 });
+    lucy.fanstage.session.setAccount(account);
+    const marek = await fan();
+    await marek.fanstage.calls.start(callee(lucy));
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+
+    expect(await lucy.fanstage.calls.accept()).toBe(false);
+    expect(lucy.fanstage.calls.problem.value).toBe('camera-denied');
+    expect(lucy.fanstage.calls.phase.value).toBe('ringing');
+    expect(callFrames(lucy).map((f) => f.callMessageType)).toEqual([]);
+  });
+
+  it('does not believe billing messages or a call start from the other person, only from the server', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    const started = await marek.fanstage.calls.start(callee(lucy));
+    const callId = started.ok ? started.callId : '';
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+
+    // What a tampered page of hers could send: the fan's store must not move on any of it.
+    for (const [callMessageType, callMessageBody] of [
+      ['askForMoney', { seconds: 5, pricePerMinute: 1 }],
+      ['timeLeft', { seconds: 1, minutes: 9, cost: 99_999 }],
+      ['callStart', { started: Date.now() }],
+    ] as const) {
+      lucy.fanstage.socket.send({ type: 'callMessage', callId, callMessageType, receiverId: marek.account.id, callMessageBody });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(marek.fanstage.calls.phase.value).toBe('calling');
+    expect(marek.fanstage.calls.meter.value).toMatchObject({ lowCredit: false, cost: 0, minutes: 0, secondsLeft: null });
+    expect(marek.fanstage.calls.current.value?.startedAt).toBeNull();
+  });
+
+  it('refuses a second call while one is open, and a call to oneself', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    await marek.fanstage.calls.start(callee(lucy));
+    expect(await marek.fanstage.calls.start(callee(lucy))).toEqual({ ok: false, problem: 'in-call' });
+    const self = await fan();
+    expect(await self.fanstage.calls.start(callee(self))).toEqual({ ok: false, problem: 'self' });
+  });
+});
+
+describe('call rules', () => {
+  it('name each refusal of the camera and microphone', () => {
+    expect(mediaProblemOf({ name: 'NotAllowedError' })).toBe('camera-denied');
+    expect(mediaProblemOf({ name: 'NotFoundError' })).toBe('no-device');
+    expect(mediaProblemOf({ name: 'NotReadableError' })).toBe('device-busy');
+    expect(mediaProblemOf(new TypeError('insecure'))).toBe('media-unsupported');
+  });
+
+  it('make call ids of 22 url-safe random characters', () => {
+    const ids = new Set(Array.from({ length: 50 }, () => newCallId()));
+    expect(ids.size).toBe(50);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+  });
+
+  it('say why a viewer cannot call', () => {
+    const lucy = { id: 2, isSeller: true, level: 0, callPrice: 128, blockedStatus: 0 };
+    const viewer = { account: { id: 1, emailVerified: true }, inCall: false, credits: 10_000, salt: 10_000 };
+    expect(callBlocker(lucy, viewer)).toBeNull();
+    expect(callBlocker(lucy, { ...viewer, account: null })).toBe('logged-out');
+    expect(callBlocker(lucy, { ...viewer, account: { id: 2, emailVerified: true } })).toBe('self');
+    expect(callBlocker({ ...lucy, isSeller: false }, viewer)).toBe('not-seller');
+    expect(callBlocker({ ...lucy, isSeller: false, level: 100 }, viewer)).toBeNull();
+    expect(callBlocker({ ...lucy, blockedStatus: 2 }, viewer)).toBe('blocked');
+    expect(callBlocker(lucy, { ...viewer, account: { id: 1, emailVerified: false } })).toBe('email-unverified');
+    expect(callBlocker(lucy, { ...viewer, inCall: true })).toBe('in-call');
+    expect(callBlocker(lucy, { ...viewer, credits: 127 })).toBe('no-credit');
+    expect(callBlocker(lucy, { ...viewer, credits: 128 })).toBeNull();
+    expect(callBlocker(lucy, { ...viewer, webrtc: false })).toBe('unsupported');
+  });
+});
