@@ -34,6 +34,14 @@ import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
 import { registerChatRoutes } from './features/chat/routes';
+import { chatSocketFeature } from './features/chat/socket';
+import { callRelaySocketFeature } from './features/calls/relay';
+import { notificationSocketFeature } from './features/notifications/socket';
+import { publishCounts } from './features/notifications/live';
+import { publishBalances } from './features/payments/live';
+import { postSocketFeature } from './features/posts/socket';
+import { verifyAccessToken } from './features/auth/guard';
+import { AppError } from './errors';
 import { registerHealthRoutes } from './features/health/routes';
 import { createRealtime, type RealtimeOptions } from './realtime';
 import { watchCommits } from './realtime/after-commit';
@@ -117,11 +125,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const realtime = createRealtime(config, app.log, options.realtime);
   app.addHook('preClose', async () => realtime.closeSockets());
   app.addHook('onClose', async () => realtime.close());
-  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime };
+  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime, log: app.log };
   // Badge counts and balances reach the sockets once the transaction that changed them committed.
   watchCommits(database.db, {
-    notified: (userIds) => void realtime.publishCounts(userIds),
-    balances: (userIds) => void realtime.publishBalances(userIds),
+    notified: (userIds) => void publishCounts(ctx, userIds),
+    balances: (userIds) => void publishBalances(ctx, userIds),
   });
   const jobs = createJobs(ctx, app.log, database.driver);
   app.decorate('fanstage', { ...ctx, database, routes, jobs });
@@ -198,7 +206,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSubscriptionRoutes(app, ctx, jobs);
   registerChatRoutes(app, ctx);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
-  realtime.start(ctx, app.server);
+  // Features answer their own client messages; the transport knows none of them.
+  realtime.register(chatSocketFeature(ctx));
+  realtime.register(notificationSocketFeature(ctx));
+  realtime.register(postSocketFeature(ctx));
+  realtime.register(callRelaySocketFeature(ctx));
+  realtime.start(app.server, async (token) => {
+    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token).catch((error: unknown) => {
+      // A refused token is the client's to refresh; a database that cannot be reached is not.
+      if (error instanceof AppError) return { viewer: null, sessionFamily: null };
+      throw error;
+    });
+    return viewer === null ? null : { userId: viewer.id, sessionFamily, origin: viewer.origin };
+  });
   // Timers only where the server really serves; tests run jobs themselves.
   if (config.nodeEnv !== 'test') {
     app.addHook('onReady', async () => jobs.start());

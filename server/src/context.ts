@@ -24,6 +24,8 @@ export interface AppContext {
   clock: Clock;
   /** Reaches people's open websockets on every node; publish only after the change committed. */
   realtime: RealtimePublisher;
+  /** The server's logger, for work outside a request (sockets, jobs, after-commit publishing). */
+  log: FastifyBaseLogger;
 }
 
 /** The Fastify instance with TypeBox inference for route schemas. */

@@ -1,24 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { RealtimeTiming } from '../../../lib/contract/constants';
-import type { CallMessageType, ClientEvent, LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
+import type { ErrorKey } from '../../../lib/contract/errors';
+import type { LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
 import { isDatabaseUnavailable } from '../db/availability';
-import { blocks, users } from '../db/schema';
 import { AppError } from '../errors';
-import { createChatSocket, chatClientMessages } from '../features/chat/socket';
-import { createPostService } from '../features/posts/service';
-import { verifyAccessToken } from '../features/auth/guard';
-import { createNotificationService, recordProfileVisit } from '../features/notifications/service';
-import { createPaymentService } from '../features/payments/service';
 import { sourceOfHeaders } from '../http/origins';
 import { findUnsafeText } from '../http/input-bounds';
 import { createRedisBus, type Bus, type BusEvent } from './bus';
+import type { SocketAuthenticator, SocketFeature, SocketPeer } from './transport';
+
+export type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
 
 /** What features use to reach people's open sockets, on this node and (with Redis) every other. */
 export interface RealtimePublisher {
@@ -30,10 +26,8 @@ export interface RealtimePublisher {
    * `onlyOrigin`, only the widget sessions bound to that origin are closed.
    */
   logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null, onlyOrigin?: string): void;
-  /** Sends each user their fresh badge counts (`updateCount`: notifications, chats, reactions). */
-  publishCounts(userIds: readonly number[]): Promise<void>;
-  /** Sends each user their fresh `Balance` (`amountChange`); call after the transfer committed. */
-  publishBalances(userIds: readonly (number | null | undefined)[]): Promise<void>;
+  /** Whether a message for the user could reach a socket: always with other nodes, else only when it has one here. */
+  isReachable(userId: number): boolean;
 }
 
 export interface RealtimeOptions {
@@ -50,8 +44,10 @@ export interface RealtimeOptions {
 export interface Realtime extends RealtimePublisher {
   /** This node's id; messages on the bus carry it so nobody delivers twice. */
   readonly nodeId: string;
-  /** Starts answering `GET /ws/` upgrades on the HTTP server. */
-  start(ctx: AppContext, server: Server): void;
+  /** Adds a feature's client messages and connection hooks (server/src/realtime/transport.ts); before `start`. */
+  register(feature: SocketFeature): void;
+  /** Starts answering `GET /ws/` upgrades on the HTTP server, reading tokens with `authenticate`. */
+  start(server: Server, authenticate: SocketAuthenticator): void;
   /** Closes every socket (1001) and stops listening; the bus is closed by `close`. */
   closeSockets(): void;
   close(): Promise<void>;
@@ -67,28 +63,6 @@ export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1
 const maxPayloadBytes = 16 * 1024;
 /** Refused messages beyond the burst after which the connection is closed as abusive. */
 const abuseAfterRefusals = 40;
-
-const clientEvents: ReadonlySet<string> = new Set<ClientEvent>(['typing', 'stoptyping', 'mediaupload', 'audiorecord']);
-const callMessageTypes: ReadonlySet<string> = new Set<CallMessageType>([
-  'preOffer',
-  'preAnswer',
-  'callStart',
-  'callStop',
-  'iceCandidate',
-  'rtcOffer',
-  'creditOK',
-  'askForMoney',
-  'callEarnings',
-  'chatMessage',
-  'giftMessage',
-  'timeLeft',
-  'remoteStream',
-  'viewFrame',
-]);
-
-function isUserId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
-}
 
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
@@ -111,6 +85,12 @@ function refusedChatMessage(data: RawData, isBinary: boolean): { ref?: string; m
   }
 }
 
+/** The answer to a refused client message: its key, the type it refers to and its msgId, so the right draft is marked. */
+function refusal(type: string, fields: Record<string, unknown>, statusText: ErrorKey): ServerMessage {
+  const msgId = typeof fields.msgId === 'string' && fields.msgId.length <= 64 ? fields.msgId : undefined;
+  return { type: 'error', statusText, ref: type.slice(0, 40), ...(msgId === undefined ? {} : { msgId }) };
+}
+
 interface Connection {
   /** Unique over all nodes: `<nodeId>:<n>`. */
   key: string;
@@ -126,6 +106,8 @@ interface Connection {
   refused: number;
   /** Frames published to the connection before its `hello` went out; null once it has. */
   early: (ServerMessage | string)[] | null;
+  /** What features see of it. */
+  peer: SocketPeer;
 }
 
 export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
@@ -136,8 +118,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   const burst = options.messageBurst ?? 40;
   const byUser = new Map<number, Set<Connection>>();
   let counter = 0;
-  let ctx: AppContext | undefined;
-  let chat: ReturnType<typeof createChatSocket> | undefined;
+  const features: SocketFeature[] = [];
+  const handlers = new Map<string, SocketFeature>();
+  let authenticate: SocketAuthenticator | undefined;
   let wss: WebSocketServer | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let detach: (() => void) | undefined;
@@ -220,48 +203,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         ...(onlyOrigin === undefined ? {} : { onlyOrigin }),
       });
     },
-    async publishCounts(userIds) {
-      if (ctx === undefined) return;
-      const service = createNotificationService(ctx);
-      for (const userId of new Set(userIds)) {
-        if (!reachable(userId)) continue;
-        try {
-          const counts = await service.counts(userId);
-          publisher.publish(userId, { type: 'updateCount', ...counts });
-        } catch (error) {
-          log.warn({ err: error, userId }, 'realtime: could not count notifications');
-        }
-      }
-    },
-    async publishBalances(userIds) {
-      if (ctx === undefined) return;
-      const service = createPaymentService(ctx);
-      for (const userId of new Set(userIds)) {
-        if (userId === null || userId === undefined || !reachable(userId)) continue;
-        try {
-          const b = await service.balance(userId);
-          publisher.publish(userId, {
-            type: 'amountChange',
-            balance: { gBalance: b.gBalance, cBalance: b.cBalance, cPayout: b.cPayout, ts: b.ts, myCbalance: b.myCbalance, myCbalance_acked: b.myCbalance_acked },
-          });
-        } catch (error) {
-          log.warn({ err: error, userId }, 'realtime: could not read a balance');
-        }
-      }
-    },
+    isReachable: reachable,
   };
 
   function refuseUpgrade(socket: Duplex, status: 403 | 404 | 503, text: string): void {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
-  }
-
-  async function isBlockedEitherWay(a: number, b: number): Promise<boolean> {
-    const rows = await ctx!.db
-      .select({ one: sql<number>`1` })
-      .from(blocks)
-      .where(or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))))
-      .limit(1);
-    return rows.length > 0;
   }
 
   /** Token bucket: false when the connection has no message left this moment. */
@@ -286,53 +232,6 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     if (connection.refused > abuseAfterRefusals) connection.socket.close(CloseCodes.policy, 'too many messages');
     else send(connection, { type: 'error', statusText: 'too-many-requests', ...refusedChatMessage(data, isBinary) });
     return false;
-  }
-
-  /**
-   * Messages about people rather than chats: a profile visit (recorded once a day per visitor
-   * and profile, never one's own), an author re-announcing a published post, and call
-   * signalling relayed to the other party with the sender named — never to oneself, never
-   * across a block.
-   */
-  async function onSocialMessage(connection: Connection, type: 'profileVisit' | 'newPost' | 'callMessage', fields: Record<string, unknown>): Promise<void> {
-    const refuse = (statusText: string) => send(connection, { type: 'error', statusText, ref: type });
-    try {
-      if (type === 'profileVisit') {
-        const profileId = fields.profileUserId;
-        if (!isUserId(profileId)) return refuse('invalid-request');
-        if (profileId === connection.userId) return;
-        const [profile] = await ctx!.db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.id, profileId), isNull(users.deletedAt)))
-          .limit(1);
-        if (profile === undefined) return refuse('user-not-found');
-        await recordProfileVisit(ctx!.db, connection.userId, profileId);
-        return;
-      }
-      if (type === 'newPost') {
-        if (!isUserId(fields.postId)) return refuse('invalid-request');
-        await createPostService(ctx!).announce(connection.userId, fields.postId);
-        return;
-      }
-      const { callId, callMessageType, receiverId } = fields;
-      if (typeof callId !== 'string' || callId.length === 0 || callId.length > 64 || typeof callMessageType !== 'string' || !callMessageTypes.has(callMessageType) || !isUserId(receiverId)) {
-        return refuse('invalid-request');
-      }
-      if (receiverId === connection.userId) return refuse('cannot-target-self');
-      if (await isBlockedEitherWay(connection.userId, receiverId)) return refuse('user-not-found');
-      publisher.publish(receiverId, {
-        type: 'callMessage',
-        callId,
-        callMessageType: callMessageType as CallMessageType,
-        senderId: connection.userId,
-        receiverId,
-        ...(fields.callMessageBody === undefined ? {} : { callMessageBody: fields.callMessageBody }),
-      });
-    } catch (error) {
-      if (error instanceof AppError) return refuse(error.key);
-      throw error;
-    }
   }
 
   async function onClientMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
@@ -362,42 +261,34 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         return;
       case 'pong':
         return;
-      case 'eventMessage': {
-        const target = fields.userId;
-        const event = fields.event;
-        if (typeof event !== 'string' || !clientEvents.has(event) || !isUserId(target)) {
-          send(connection, { type: 'error', statusText: 'invalid-request', ref: 'eventMessage' });
+      default: {
+        const type = typeof fields.type === 'string' ? fields.type : undefined;
+        const feature = type === undefined ? undefined : handlers.get(type);
+        if (type === undefined || feature === undefined) {
+          send(connection, { type: 'error', statusText: 'invalid-request', ref: type?.slice(0, 40) });
           return;
         }
-        if (target === connection.userId || (await isBlockedEitherWay(connection.userId, target))) return;
-        publisher.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: connection.userId });
-        return;
+        try {
+          await feature.handle(connection.peer, type, fields);
+        } catch (error) {
+          send(connection, refusal(type, fields, answerFor(error, feature.name, type)));
+        }
       }
-      case 'notificationsRead':
-        await createNotificationService(ctx!).markRead(connection.userId, { exceptConnection: connection.key });
-        return;
-      case 'profileVisit':
-      case 'newPost':
-      case 'callMessage':
-        await onSocialMessage(connection, fields.type, fields);
-        return;
-      default:
-        if (typeof fields.type === 'string' && chatClientMessages.has(fields.type)) {
-          const replies = await chat!.handle(connection.userId, fields.type, fields);
-          for (let i = 0; i < replies.length; i++) {
-            send(connection, replies[i]!);
-            // A long resume yields now and then, so the socket drains instead of piling up.
-            if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
-          }
-          return;
-        }
-        send(connection, { type: 'error', statusText: 'invalid-request', ref: typeof fields.type === 'string' ? fields.type.slice(0, 40) : undefined });
     }
+  }
+
+  /** The key a failed handler answers: its own for a broken rule, else the server's trouble. */
+  function answerFor(error: unknown, feature: string, type: string): ErrorKey {
+    if (error instanceof AppError) return error.key;
+    // The database being away is no bug: the client may try again in a moment.
+    if (isDatabaseUnavailable(error)) return 'service-unavailable';
+    log.warn({ err: error, feature, type }, 'realtime: a client message failed');
+    return 'internal-error';
   }
 
   function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection: Connection = {
+    const connection = {
       key: `${nodeId}:${counter}`,
       userId,
       sessionFamily,
@@ -408,7 +299,8 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       lastRefill: Date.now(),
       refused: 0,
       early: [],
-    };
+    } as unknown as Connection;
+    connection.peer = { key: connection.key, userId, origin, send: (message) => send(connection, message) };
     let set = byUser.get(userId);
     if (set === undefined) {
       set = new Set();
@@ -421,7 +313,6 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       if (!admit(connection, data, isBinary)) return;
       queue = queue.then(() =>
         onClientMessage(connection, data, isBinary).catch((error: unknown) => {
-          // The database being away is no bug: the client may try again in a moment.
           const unavailable = isDatabaseUnavailable(error);
           if (!unavailable) log.warn({ err: error }, 'realtime: a client message failed');
           send(connection, { type: 'error', statusText: unavailable ? 'service-unavailable' : 'internal-error' });
@@ -431,17 +322,24 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     socket.on('pong', () => {
       connection.missed = 0;
     });
-    socket.on('close', () => forget(connection));
+    let opened = false;
+    socket.on('close', () => {
+      forget(connection);
+      if (opened) for (const feature of features) feature.onDisconnect?.(connection.peer);
+    });
     socket.on('error', (error) => log.debug({ err: error }, 'realtime: socket error'));
-    // The chat stream's head is read once the connection is registered: a message committed
-    // after the read is published to this socket, one committed before it is at or below
-    // `chatSeq` — so a client that takes `chatSeq` as its resume position misses neither.
-    chat!.head(userId).then(
-      (chatSeq) => {
+    // What features add to `hello` (the chat stream's head) is read once the connection is
+    // registered: a message committed after the read is published to this socket, one
+    // committed before it is covered by the fields — so the client misses neither.
+    Promise.all(features.map((feature) => feature.hello?.(userId) ?? {})).then(
+      (parts) => {
         const early = connection.early ?? [];
         connection.early = null;
-        send(connection, { type: 'hello', userId, serverTime: Date.now(), chatSeq });
+        if (socket.readyState !== WebSocket.OPEN) return;
+        send(connection, Object.assign({ type: 'hello', userId, serverTime: Date.now() }, ...parts) as ServerMessage);
         for (const frame of early) send(connection, frame);
+        opened = true;
+        for (const feature of features) feature.onConnect?.(connection.peer);
       },
       (error: unknown) => {
         forget(connection);
@@ -465,21 +363,21 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     }
     // Browsers always send Origin. The platform's pages may use any of the user's tokens; any
     // other page only a widget token bound to that very origin (checked once the token is read).
-    const source = sourceOfHeaders(ctx!.config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+    const source = sourceOfHeaders(config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
     const token = url.searchParams.get('token');
-    let verified: Awaited<ReturnType<typeof verifyAccessToken>> | null = null;
+    let verified: Awaited<ReturnType<SocketAuthenticator>> = null;
     // The account could not be read: the token may be fine, so it is not refused (a refresh
     // would fail alike, and end the session); the client comes back later instead.
     let unavailable = false;
     if (token !== null && token !== '') {
       try {
-        verified = await verifyAccessToken(ctx!, token);
+        verified = await authenticate!(token);
       } catch (error) {
         verified = null;
         unavailable = isDatabaseUnavailable(error);
       }
     }
-    if (!source.platform && verified !== null && verified.viewer.origin !== source.origin) {
+    if (!source.platform && verified !== null && verified.origin !== source.origin) {
       refuseUpgrade(socket, 403, 'Forbidden');
       return;
     }
@@ -490,7 +388,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       if (closing) ws.close(CloseCodes.goingAway, 'closing');
       else if (unavailable) ws.close(CloseCodes.tryAgainLater, 'service-unavailable');
       else if (verified === null) ws.close(CloseCodes.unauthorized, 'unauthorized');
-      else accept(ws, verified.viewer.id, verified.sessionFamily, verified.viewer.origin);
+      else accept(ws, verified.userId, verified.sessionFamily, verified.origin);
     });
   }
 
@@ -512,9 +410,17 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   return {
     nodeId,
     ...publisher,
-    start(appCtx, server) {
-      ctx = appCtx;
-      chat = createChatSocket(appCtx, log);
+    register(feature) {
+      if (authenticate !== undefined) throw new Error(`realtime: ${feature.name} registered after start`);
+      for (const type of feature.types) {
+        const taken = handlers.get(type);
+        if (taken !== undefined || type === 'ping' || type === 'pong') throw new Error(`realtime: ${feature.name} and ${taken?.name ?? 'the transport'} both answer '${type}'`);
+        handlers.set(type, feature);
+      }
+      features.push(feature);
+    },
+    start(server, authenticateToken) {
+      authenticate = authenticateToken;
       wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, clientTracking: false });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', () => socket.destroy());

@@ -30,6 +30,7 @@ import {
 } from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { inTransaction, pay, type Tx } from '../../ledger';
+import { publishCounts } from '../notifications/live';
 import { balancesChanged } from '../../realtime/after-commit';
 import { servableStatuses } from '../media/domain';
 import { recordNotification } from '../notifications/service';
@@ -346,7 +347,7 @@ export function createChatService(ctx: AppContext) {
     if (!replayed) {
       const [forReceiver] = await views([{ ...row, seq: placed.get(row.receiverId) ?? null }], () => row.receiverId);
       ctx.realtime.publish(row.receiverId, { type: 'chatMessage', message: forReceiver! });
-      await ctx.realtime.publishCounts([row.receiverId]);
+      await publishCounts(ctx, [row.receiverId]);
     }
     return forSender!;
   }
@@ -698,7 +699,7 @@ export function createChatService(ctx: AppContext) {
       for (const message of delivered) ctx.realtime.publish(message.receiverId, { type: 'chatMessage', message });
       const outcome = await ack(result.mass, false, result.seqs);
       // Counting for thousands of receivers takes a while; the sender need not wait for it.
-      void ctx.realtime.publishCounts(copies.map((row) => row.receiverId));
+      void publishCounts(ctx, copies.map((row) => row.receiverId));
       return outcome;
     },
 
@@ -724,7 +725,7 @@ export function createChatService(ctx: AppContext) {
         return found;
       });
       ctx.realtime.publish([row.senderId, row.receiverId], { type: 'chatReaction', msgId: row.msgId, messageId: row.id, userId, reactionId });
-      if (row.receiverId === userId) await ctx.realtime.publishCounts([row.senderId]);
+      if (row.receiverId === userId) await publishCounts(ctx, [row.senderId]);
     },
 
     /**
@@ -742,7 +743,7 @@ export function createChatService(ctx: AppContext) {
       // Nothing to read in a conversation that was never written in.
       if (updated.length === 0) return;
       if (!updated[0]!.blocked) ctx.realtime.publish(partnerId, { type: 'readMessages', userId, readDate: readAt.getTime() });
-      await ctx.realtime.publishCounts([userId]);
+      await publishCounts(ctx, [userId]);
     },
 
     /**
@@ -828,7 +829,7 @@ export function createChatService(ctx: AppContext) {
         .returning({ partnerId: chatConversations.partnerId });
       if (archived.length === 0) throw new AppError('conversation-not-found');
       // An archived conversation no longer counts as unread.
-      await ctx.realtime.publishCounts([viewerId]);
+      await publishCounts(ctx, [viewerId]);
     },
 
     /** `GET /api/chat/conversations-media/`: messages with media between the viewer and `partnerId`, newest first. */

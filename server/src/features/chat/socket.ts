@@ -1,8 +1,11 @@
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServerMessage } from '../../../../lib/contract/realtime';
+import type { ClientEvent, ServerMessage } from '../../../../lib/contract/realtime';
 import type { AppContext } from '../../context';
 import { isDatabaseUnavailable } from '../../db/availability';
+import { blocks } from '../../db/schema';
 import { AppError } from '../../errors';
+import type { SocketFeature } from '../../realtime/transport';
 import { parseChatMessage, parseMassMessage, parseReaction, parseResume, parseUserField, type Problem } from './domain';
 import { createChatService } from './service';
 
@@ -92,5 +95,49 @@ export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
         return [refusal(type, fields, 'internal-error')];
       }
     },
+  };
+}
+
+const clientEvents: ReadonlySet<string> = new Set<ClientEvent>(['typing', 'stoptyping', 'mediaupload', 'audiorecord']);
+
+function isUserId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
+}
+
+/**
+ * The chat's part of the websocket: its client messages, the typing-like events relayed to the
+ * other person (never to oneself, never across a block), and the chat stream's position in `hello`.
+ */
+export function chatSocketFeature(ctx: AppContext): SocketFeature {
+  const chat = createChatSocket(ctx, ctx.log);
+
+  async function isBlockedEitherWay(a: number, b: number): Promise<boolean> {
+    const rows = await ctx.db
+      .select({ one: sql<number>`1` })
+      .from(blocks)
+      .where(or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  return {
+    name: 'chat',
+    types: [...chatClientMessages, 'eventMessage'],
+    async handle(peer, type, fields) {
+      if (type === 'eventMessage') {
+        const { userId: target, event } = fields;
+        if (typeof event !== 'string' || !clientEvents.has(event) || !isUserId(target)) throw new AppError('invalid-request');
+        if (target === peer.userId || (await isBlockedEitherWay(peer.userId, target))) return;
+        ctx.realtime.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: peer.userId });
+        return;
+      }
+      const replies = await chat.handle(peer.userId, type, fields);
+      for (let i = 0; i < replies.length; i++) {
+        peer.send(replies[i]!);
+        // A long resume yields now and then, so the socket drains instead of piling up.
+        if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+    hello: async (userId) => ({ chatSeq: await chat.head(userId) }),
   };
 }

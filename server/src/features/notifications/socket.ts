@@ -1,0 +1,34 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { users } from '../../db/schema';
+import { AppError } from '../../errors';
+import type { SocketFeature } from '../../realtime/transport';
+import { createNotificationService, recordProfileVisit } from './service';
+
+/**
+ * Notifications over the websocket: `notificationsRead` (the other tabs learn it too) and
+ * `profileVisit` (recorded once a day per visitor and profile, never one's own).
+ */
+export function notificationSocketFeature(ctx: AppContext): SocketFeature {
+  const service = createNotificationService(ctx);
+  return {
+    name: 'notifications',
+    types: ['notificationsRead', 'profileVisit'],
+    async handle(peer, type, fields) {
+      if (type === 'notificationsRead') {
+        await service.markRead(peer.userId, { exceptConnection: peer.key });
+        return;
+      }
+      const profileId = fields.profileUserId;
+      if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1 || profileId > 2_147_483_647) throw new AppError('invalid-request');
+      if (profileId === peer.userId) return;
+      const [profile] = await ctx.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, profileId), isNull(users.deletedAt)))
+        .limit(1);
+      if (profile === undefined) throw new AppError('user-not-found');
+      await recordProfileVisit(ctx.db, peer.userId, profileId);
+    },
+  };
+}
