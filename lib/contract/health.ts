@@ -7,8 +7,6 @@ import { Type, type Static } from 'typebox';
  */
 export const Health = Type.Object({
   status: Type.Union([Type.Literal('live'), Type.Literal('ready')]),
-  /** `pglite` or `postgres`. */
-  database: Type.String(),
   /** Seconds since the process started. */
   uptime: Type.Integer({ minimum: 0 }),
 });

@@ -27,11 +27,12 @@ describe('health checks', () => {
       const response = await fetch(`${server.baseUrl}${url}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const envelope = (await response.json()) as { statusCode: number; body: { status: string; database: string; uptime: number } };
+      const envelope = (await response.json()) as { statusCode: number; body: Record<string, unknown> };
       expect(envelope.statusCode).toBe(2);
       expect(envelope.body.status).toBe(status);
-      expect(envelope.body.database).toBe(server.app.fanstage.database.driver);
       expect(envelope.body.uptime).toBeGreaterThanOrEqual(0);
+      // Which database runs is nobody's business outside the server.
+      expect(Object.keys(envelope.body).sort()).toEqual(['status', 'uptime']);
     }
   });
 

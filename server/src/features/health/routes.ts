@@ -40,7 +40,7 @@ export function registerHealthRoutes(app: App, database: DatabaseHandle): void {
     },
     async (_request, reply) => {
       reply.headers(noStore);
-      return withBody<Health>({ status: 'live', database: database.driver, uptime: uptime() });
+      return withBody<Health>({ status: 'live', uptime: uptime() });
     },
   );
 
@@ -67,7 +67,7 @@ export function registerHealthRoutes(app: App, database: DatabaseHandle): void {
       } finally {
         clearTimeout(timer);
       }
-      return withBody<Health>({ status: 'ready', database: database.driver, uptime: uptime() });
+      return withBody<Health>({ status: 'ready', uptime: uptime() });
     },
   );
 }
