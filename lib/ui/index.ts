@@ -37,3 +37,6 @@ export * from './ChatComposer';
 export * from './ConversationList';
 export * from './ChatPriceBadge';
 export * from './ChatPanel';
+export * from './CallButton';
+export * from './IncomingCall';
+export * from './CallWindow';

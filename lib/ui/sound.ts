@@ -4,7 +4,8 @@
  * `notificationSound` is 2 has muted sounds and hears nothing.
  */
 
-export type SoundKind = 'success' | 'error';
+/** `ring` is one ring of an incoming call (repeat it while it rings); `cash` and `end` close a call (SPEC §4). */
+export type SoundKind = 'success' | 'error' | 'ring' | 'cash' | 'end';
 
 /** SPEC §3 `notificationSound`: 2 is muted. */
 export const MUTED_SOUND = 2;
@@ -40,6 +41,22 @@ const melodies: Record<SoundKind, ReadonlyArray<readonly [number, number]>> = {
     [311, 0.12],
     [233, 0.2],
   ],
+  ring: [
+    [660, 0.18],
+    [880, 0.18],
+    [660, 0.18],
+    [880, 0.3],
+  ],
+  cash: [
+    [1046.5, 0.07],
+    [1318.5, 0.07],
+    [1568, 0.07],
+    [2093, 0.22],
+  ],
+  end: [
+    [523.3, 0.14],
+    [392, 0.26],
+  ],
 };
 
 /**
@@ -56,7 +73,7 @@ export function playSound(kind: SoundKind, options: { muted?: boolean } = {}): b
     for (const [frequency, length] of melodies[kind]) {
       const oscillator = ctx.createOscillator();
       const gain = ctx.createGain();
-      oscillator.type = kind === 'success' ? 'sine' : 'triangle';
+      oscillator.type = kind === 'error' || kind === 'end' ? 'triangle' : 'sine';
       oscillator.frequency.setValueAtTime(frequency, at);
       // A quick fade in and out, so the notes do not click.
       gain.gain.setValueAtTime(0.0001, at);

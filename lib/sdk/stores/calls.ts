@@ -26,6 +26,7 @@
  *   calls.devices      ReadonlySignal<readonly CallDevice[]>  cameras and microphones, once allowed
  *   calls.lines        ReadonlySignal<readonly CallLine[]>  chat lines and gifts during the call
  *
+ *   calls.supported()            whether this page can make calls (WebRTC and a camera API)
  *   calls.start(callee)          rings a creator (`CallCallee`: id, name, avatar, callPrice);
  *                                asks for the camera and microphone first → Promise<CallStartResult>
  *   calls.accept()               answers the ringing call (camera and microphone first)
@@ -528,6 +529,13 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       cameraOn.value = true;
       peerMedia.value = { audio: true, video: true };
     });
+  }
+
+  /** WebRTC and a camera API are there (a page that is not a secure context has no `mediaDevices`). */
+  function supported(): boolean {
+    const media = mediaDevices();
+    const rtc = options.Peer !== undefined || typeof globalThis.RTCPeerConnection === 'function';
+    return rtc && !!media && typeof media.getUserMedia === 'function';
   }
 
   function iceServers(): RTCIceServer[] {
@@ -1195,6 +1203,7 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     peerMedia: peerMedia as ReadonlySignal<{ audio: boolean; video: boolean }>,
     devices: devices as ReadonlySignal<readonly CallDevice[]>,
     lines: lines as ReadonlySignal<readonly CallLine[]>,
+    supported,
     start,
     accept,
     decline,

@@ -1,0 +1,71 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import '../theme/tokens.css';
+import { Modal } from '../ShareDialog/Modal';
+import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { WalletTopUp } from '../WalletTopUp/WalletTopUp';
+import { useCallButton, type CallButtonState, type UseCallButtonOptions } from './useCallButton';
+import styles from './CallButton.module.css';
+
+export interface CallButtonProps extends UseCallButtonOptions {
+  className?: string;
+}
+
+/** "Call · $1.60/min" (SPEC §2 profile and chat header): rings the creator, or says why the viewer cannot. */
+export function CallButton({ className, ...options }: CallButtonProps) {
+  const state = useCallButton(options);
+  return <CallButtonView {...state} {...(className ? { className } : {})} />;
+}
+
+export function CallButtonView(props: CallButtonState & { className?: string }) {
+  const { t, i18n } = useTranslation();
+  const reasonId = useId();
+  const titleId = useId();
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  if (props.hidden) return null;
+  return (
+    <span className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} lang={lang}>
+      <button
+        type="button"
+        className={styles.button}
+        onClick={props.disabled ? undefined : props.call}
+        aria-disabled={props.disabled || props.busy || undefined}
+        aria-busy={props.busy || undefined}
+        aria-describedby={props.reason ? reasonId : undefined}
+        aria-label={`${props.label} — ${t('calls.buttonName', { name: props.name })}`}
+        data-testid="call-button"
+      >
+        <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path fill="currentColor" d="M4 6a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v3.2l3.4-2.3A1 1 0 0 1 22 7.7v8.6a1 1 0 0 1-1.6.8L17 14.8V18a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2Z" />
+        </svg>
+        <span>{props.label}</span>
+      </button>
+      {props.reason ? (
+        <span id={reasonId} className={styles.reason}>
+          {props.reason}
+        </span>
+      ) : null}
+      {props.alert ? (
+        <span className={styles.alert} role="alert">
+          {props.alert}
+        </span>
+      ) : null}
+      {props.topUpOpen ? (
+        <Modal labelledBy={titleId} onClose={props.closeTopUp} lang={lang} className={styles.panel}>
+          <div className={dialogStyles.head}>
+            <h2 id={titleId} className={dialogStyles.title}>
+              {t('calls.topUpTitle')}
+            </h2>
+            <button type="button" className={dialogStyles.close} onClick={props.closeTopUp} aria-label={t('calls.close')}>
+              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+              </svg>
+            </button>
+          </div>
+          <p className={styles.text}>{props.topUpText}</p>
+          <WalletTopUp mode={props.paymentMode} headingLevel={3} hideTitle onPaid={props.paid} />
+        </Modal>
+      ) : null}
+    </span>
+  );
+}
