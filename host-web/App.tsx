@@ -15,6 +15,7 @@ import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { ChangedTerms } from './overlays/ChangedTerms';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
+import { CallOverlay } from './overlays/CallOverlay';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -46,6 +47,7 @@ const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
 const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
 const ChatList = lazyScreen(() => import('./routes/ChatList'));
 const ChatOpened = lazyScreen(() => import('./routes/ChatOpened'));
+const VideoCall = lazyScreen(() => import('./routes/VideoCall'));
 
 export function App() {
   const { t } = useTranslation();
@@ -107,6 +109,7 @@ export function App() {
                   <Route path="/post/:postid">{(params) => <Post postid={params.postid} />}</Route>
                   <Route path="/chat-list" component={ChatList} />
                   <Route path="/chat/:user">{(params) => <ChatOpened user={params.user} />}</Route>
+                  <Route path="/videocall/:id">{(params) => <VideoCall id={params.id} />}</Route>
                   <Route path="/new-post" component={NewPost} />
                   <Route path="/update-post/:postid">{(params) => <UpdatePost postid={params.postid} />}</Route>
                   <Route path="/:id">{(params) => <Profile id={params.id} />}</Route>
@@ -120,6 +123,7 @@ export function App() {
       </div>
       <BottomNav />
       <RealtimeNotice />
+      <CallOverlay />
       <LoginPrompt />
       <LogoutConfirm />
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
-import { FollowButton, useFanstage } from '../../lib/ui';
+import { Link, useLocation } from 'wouter';
+import { CallButton, FollowButton, useFanstage } from '../../lib/ui';
 import type { KnownProfile } from '../../lib/sdk';
 import { useSite } from '../site';
 import { useModalDialog } from '../overlays/useModalDialog';
@@ -19,6 +19,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   const { t } = useTranslation();
   const { session, relations } = useFanstage();
   const { openLoginPrompt } = useSite();
+  const [, navigate] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -105,6 +106,9 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
         <button type="button" className={styles.secondary} aria-haspopup="dialog" onClick={openLoginPrompt}>
           {t('siteChat.message')}
         </button>
+      )}
+      {blocked ? null : (
+        <CallButton creator={profile.id} onLoginRequired={openLoginPrompt} onStarted={(callId) => navigate(`/videocall/${encodeURIComponent(callId)}`)} />
       )}
       <div ref={moreBox} className={styles.more}>
         <button

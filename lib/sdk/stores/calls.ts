@@ -1012,6 +1012,14 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       end('failed');
       return { ok: false, problem: cause };
     }
+    // A page that just signed in may still be connecting: the ring waits for the connection.
+    if (!(await socketOpen(5000)) || state !== s) {
+      if (state === s) {
+        end('failed');
+        problem.value = 'offline';
+      }
+      return { ok: false, problem: 'offline' };
+    }
     if (!send('preOffer', {})) {
       end('failed');
       problem.value = 'offline';
@@ -1025,6 +1033,29 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       }
     }, CALL_RING_TIMEOUT_S * 1000 + ringGraceMs);
     return { ok: true, callId };
+  }
+
+  /** Resolves whether the realtime connection is open, connecting it when nobody has yet. */
+  function socketOpen(timeoutMs: number): Promise<boolean> {
+    if (socket.connectedState.peek() === 'open') return Promise.resolve(true);
+    const now = socket.connectedState.peek();
+    if ((now === 'idle' || now === 'closed') && session.isLoggedIn.peek()) socket.connect();
+    return new Promise((resolve) => {
+      let dispose: (() => void) | null = null;
+      let done = false;
+      const finish = (open: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        // Disposed after this run of the effect has finished.
+        queueMicrotask(() => dispose?.());
+        resolve(open);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      dispose = effect(() => {
+        if (socket.connectedState.value === 'open') finish(true);
+      });
+    });
   }
 
   async function accept(): Promise<boolean> {

@@ -8,16 +8,18 @@ import { useCallButton, type CallButtonState, type UseCallButtonOptions } from '
 import styles from './CallButton.module.css';
 
 export interface CallButtonProps extends UseCallButtonOptions {
+  /** Only the camera icon (headers): the price is in its accessible name and tooltip. */
+  compact?: boolean;
   className?: string;
 }
 
 /** "Call · $1.60/min" (SPEC §2 profile and chat header): rings the creator, or says why the viewer cannot. */
-export function CallButton({ className, ...options }: CallButtonProps) {
+export function CallButton({ className, compact, ...options }: CallButtonProps) {
   const state = useCallButton(options);
-  return <CallButtonView {...state} {...(className ? { className } : {})} />;
+  return <CallButtonView {...state} {...(compact ? { compact } : {})} {...(className ? { className } : {})} />;
 }
 
-export function CallButtonView(props: CallButtonState & { className?: string }) {
+export function CallButtonView(props: CallButtonState & { compact?: boolean; className?: string }) {
   const { t, i18n } = useTranslation();
   const reasonId = useId();
   const titleId = useId();
@@ -27,7 +29,8 @@ export function CallButtonView(props: CallButtonState & { className?: string }) 
     <span className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} lang={lang}>
       <button
         type="button"
-        className={styles.button}
+        className={props.compact ? `${styles.button} ${styles.compact}` : styles.button}
+        title={props.compact ? props.label : undefined}
         onClick={props.disabled ? undefined : props.call}
         aria-disabled={props.disabled || props.busy || undefined}
         aria-busy={props.busy || undefined}
@@ -38,10 +41,10 @@ export function CallButtonView(props: CallButtonState & { className?: string }) 
         <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
           <path fill="currentColor" d="M4 6a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v3.2l3.4-2.3A1 1 0 0 1 22 7.7v8.6a1 1 0 0 1-1.6.8L17 14.8V18a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2Z" />
         </svg>
-        <span>{props.label}</span>
+        <span className={props.compact ? styles.visuallyHidden : undefined}>{props.label}</span>
       </button>
       {props.reason ? (
-        <span id={reasonId} className={styles.reason}>
+        <span id={reasonId} className={props.compact ? styles.visuallyHidden : styles.reason}>
           {props.reason}
         </span>
       ) : null}

@@ -48,7 +48,7 @@ const actionable: ReadonlySet<CallBlocker> = new Set<CallBlocker>(['logged-out',
 /** "Call · $1.60/min": rings a creator from the fan's credits, or says why it cannot. */
 export function useCallButton({ creator, onLoginRequired, onStarted, paymentMode = 'popup' }: UseCallButtonOptions): CallButtonState {
   useSignals();
-  const { profiles, session, settings, wallet, calls } = useFanstage();
+  const { profiles, session, settings, wallet, calls, socket } = useFanstage();
   const { t } = useTranslation();
   const entry = useMemo(() => profiles.get(creator), [profiles, creator]);
   const [busy, setBusy] = useState(false);
@@ -75,6 +75,13 @@ export function useCallButton({ creator, onLoginRequired, onStarted, paymentMode
   useEffect(() => {
     if (loggedIn && !wallet.balance.peek()) void wallet.refresh().catch(() => undefined);
   }, [loggedIn, wallet]);
+
+  // A call rings over the realtime connection: a partner app's button connects it (the site has at login).
+  useEffect(() => {
+    if (!loggedIn) return;
+    const now = socket.connectedState.peek();
+    if (now === 'idle' || now === 'closed') socket.connect();
+  }, [loggedIn, socket]);
 
   const name = profile ? profile.displayName.trim() || profile.username : '';
   const blocker = profile
