@@ -54,6 +54,8 @@ export const widgetNamespaces = [
   'subscription',
   'priceDetail',
   'upload',
+  // <fanstage-call>: the call button, the call window and its top-up.
+  'calls',
 ] as const;
 
 const localeFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/](en|cs)\.json$/;

@@ -3,6 +3,7 @@ import { feedElement, feedTag } from './feed';
 import { walletElement, walletTag } from './wallet';
 import { tipButtonElement, tipButtonTag } from './tip-button';
 import { chatElement, chatTag } from './chat';
+import { callElement, callTag } from './call';
 import { setDefaultApiBase } from './shared';
 
 export { profileCardElement, profileCardTag } from './profile-card';
@@ -15,6 +16,8 @@ export { tipButtonElement, tipButtonTag } from './tip-button';
 export type { TipButtonElementProps } from './tip-button';
 export { chatElement, chatTag } from './chat';
 export type { ChatElementProps, ChatRealtimeFailure } from './chat';
+export { callElement, callTag } from './call';
+export type { CallElementProps, CallEndedDetail } from './call';
 export { version } from '../lib/sdk/version';
 export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } from './global';
 
@@ -25,6 +28,7 @@ export const elements = {
   [walletTag]: walletElement,
   [tipButtonTag]: tipButtonElement,
   [chatTag]: chatElement,
+  [callTag]: callElement,
 } as const;
 
 export type ElementTag = keyof typeof elements;

@@ -106,7 +106,7 @@ describe('the packed fanstage package', () => {
     expect(result.main).toEqual([]);
     expect(result.sdk).toEqual([]);
     expect(result.elements).toEqual([]);
-    expect(result.tags).toEqual(['fanstage-profile-card', 'fanstage-feed', 'fanstage-wallet', 'fanstage-tip-button', 'fanstage-chat']);
+    expect(result.tags).toEqual(['fanstage-profile-card', 'fanstage-feed', 'fanstage-wallet', 'fanstage-tip-button', 'fanstage-chat', 'fanstage-call']);
     // Importing `fanstage/elements` touched no DOM; defining needs one, and says so.
     expect(result.defineError).toMatch(/customElements/);
     expect(result.html).toContain('Tento profil neexistuje.');
