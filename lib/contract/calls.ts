@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Int } from './bounds';
 
 /**
  * Paid video calls (SPEC §3 Call, §5 call status and billing, §7 callMessage; docs/calls.md).
@@ -36,6 +37,17 @@ export type CallStatusCode = (typeof CallStatus)[keyof typeof CallStatus];
 export const CallEndReasons = ['hangup', 'declined', 'cancelled', 'missed', 'busy', 'noCredit', 'couldNotBePaid', 'disconnected', 'failed'] as const;
 export type CallEndReason = (typeof CallEndReasons)[number];
 
+/** A call id, made by the caller's client: 22 to 64 base64url characters (at least 128 random bits). */
+export const CALL_ID_PATTERN = '^[A-Za-z0-9_-]{22,64}$';
+
+/** `GET /api/calls/{id}`. */
+export const CallIdParams = Type.Object({ id: Type.String({ pattern: CALL_ID_PATTERN, description: 'The call id the caller made.' }) });
+export type CallIdParams = Static<typeof CallIdParams>;
+
+/** `GET /api/users/{id}/call-packages`: a creator's numeric id. */
+export const CallPackagesParams = Type.Object({ id: Int({ minimum: 1 }) });
+export type CallPackagesParams = Static<typeof CallPackagesParams>;
+
 /** Seconds a call rings before it is missed (SPEC §9). */
 export const CALL_RING_TIMEOUT_S = 120;
 /** A minute of a call, the unit it is billed in. */
@@ -59,8 +71,8 @@ export const Call = Type.Object({
   /** The other party's id, from the viewer's side. */
   peerId: Type.Integer(),
   callIsIncoming: Type.Boolean(),
-  state: Type.Union(CallStates.map((state) => Type.Literal(state))),
-  endReason: Type.Union([Type.Union(CallEndReasons.map((reason) => Type.Literal(reason))), Type.Null()]),
+  state: Type.Enum(CallStates),
+  endReason: Type.Union([Type.Enum(CallEndReasons), Type.Null()]),
   /** Credits a minute the fan pays (the creator's price with the platform's fee). */
   agreedPrice: Type.Integer({ minimum: 0 }),
   /** Cents a minute the creator earns. */

@@ -35,7 +35,8 @@ import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
 import { registerChatRoutes } from './features/chat/routes';
 import { chatSocketFeature } from './features/chat/socket';
-import { callRelaySocketFeature } from './features/calls/relay';
+import { createCallSocket } from './features/calls/socket';
+import { registerCallRoutes } from './features/calls/routes';
 import { notificationSocketFeature } from './features/notifications/socket';
 import { publishCounts } from './features/notifications/live';
 import { publishBalances } from './features/payments/live';
@@ -205,12 +206,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSpendingRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx, jobs);
   registerChatRoutes(app, ctx);
+  registerCallRoutes(app, ctx, jobs);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
   // Features answer their own client messages; the transport knows none of them.
   realtime.register(chatSocketFeature(ctx));
   realtime.register(notificationSocketFeature(ctx));
   realtime.register(postSocketFeature(ctx));
-  realtime.register(callRelaySocketFeature(ctx));
+  realtime.register(createCallSocket(ctx));
   realtime.start(app.server, async (token) => {
     const { viewer, sessionFamily } = await verifyAccessToken(ctx, token).catch((error: unknown) => {
       // A refused token is the client's to refresh; a database that cannot be reached is not.

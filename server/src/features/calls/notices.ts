@@ -1,0 +1,91 @@
+import { CallStatus, type CallEndReason, type CallMessageBodies } from '../../../../lib/contract/calls';
+import type { CallMessageType, ServerMessage } from '../../../../lib/contract/realtime';
+import type { RealtimePublisher } from '../../realtime';
+import { secondsLeft, statusOfEnd } from './domain';
+import type { CallRow } from './service';
+
+/** The server speaks as user 0: `creditOK`, `askForMoney`, `callEarnings`, `timeLeft`, `callStart` and its own `callStop`s. */
+export const SERVER_SENDER = 0;
+
+/** A `callMessage` as a client receives it. */
+export function callMessage<T extends CallMessageType>(
+  callId: string,
+  type: T,
+  senderId: number,
+  receiverId: number,
+  body: T extends keyof CallMessageBodies ? CallMessageBodies[T] : Record<string, unknown>,
+): ServerMessage {
+  return { type: 'callMessage', callId, callMessageType: type, senderId, receiverId, callMessageBody: body };
+}
+
+/** `callStop` for one party of an ended call: the caller sees what it cost, the callee what she earned. */
+export function stopFor(call: CallRow, receiverId: number): ServerMessage {
+  const reason = (call.endReason ?? 'hangup') as CallEndReason;
+  const totals = receiverId === call.callerId ? { minutes: call.minutes, cost: call.cost } : { minutes: call.minutes, earnings: call.earnings };
+  return callMessage(call.id, 'callStop', SERVER_SENDER, receiverId, { reason, status: statusOfEnd(reason), ...totals });
+}
+
+/**
+ * What the calls feature tells people's sockets, on every node. Everything here is sent after
+ * the change it tells of committed.
+ */
+export function createCallNotices(realtime: RealtimePublisher) {
+  const to = (userId: number, message: ServerMessage) => realtime.publish(userId, message);
+
+  return {
+    /** The callee's sockets ring. */
+    ringing(call: CallRow, caller: CallMessageBodies['preOffer']['caller']): void {
+      to(call.calleeId, callMessage(call.id, 'preOffer', call.callerId, call.calleeId, { caller, agreedPrice: call.agreedPrice, earningsPrice: call.earningsPrice }));
+    },
+
+    /** The call is live: the caller hears the accept, both get `callStart`, the fan the time the held minute lasts. */
+    started(call: CallRow, now: number): void {
+      const started = call.startedAt!.getTime();
+      to(call.callerId, callMessage(call.id, 'preAnswer', call.calleeId, call.callerId, { accept: true, status: CallStatus.accepted }));
+      for (const userId of [call.callerId, call.calleeId]) to(userId, callMessage(call.id, 'callStart', SERVER_SENDER, userId, { started }));
+      if (call.agreedPrice > 0) this.timeLeft(call, now);
+    },
+
+    /** The call ended: both parties get `callStop` with its reason and their totals; a declined caller also the `preAnswer`. */
+    ended(call: CallRow): void {
+      if (call.state === 'declined') to(call.callerId, callMessage(call.id, 'preAnswer', call.calleeId, call.callerId, { accept: false, status: CallStatus.declined }));
+      to(call.callerId, stopFor(call, call.callerId));
+      to(call.calleeId, stopFor(call, call.calleeId));
+    },
+
+    /** The fan: how long the minutes held last, and what the call cost so far. */
+    timeLeft(call: CallRow, now: number): void {
+      to(
+        call.callerId,
+        callMessage(call.id, 'timeLeft', SERVER_SENDER, call.callerId, {
+          seconds: secondsLeft(call.startedAt!.getTime(), call.heldThrough, now),
+          minutes: call.minutes,
+          cost: call.cost,
+        }),
+      );
+    },
+
+    /** The creator: what the call earned so far. */
+    earnings(call: CallRow): void {
+      to(call.calleeId, callMessage(call.id, 'callEarnings', SERVER_SENDER, call.calleeId, { earnings: call.earnings, minutes: call.minutes }));
+    },
+
+    /** The fan's wallet cannot hold the next minute: top up within `seconds`. */
+    askForMoney(call: CallRow, now: number): void {
+      to(
+        call.callerId,
+        callMessage(call.id, 'askForMoney', SERVER_SENDER, call.callerId, {
+          seconds: secondsLeft(call.startedAt!.getTime(), call.heldThrough, now),
+          pricePerMinute: call.agreedPrice,
+        }),
+      );
+    },
+
+    /** After a top-up the next minute is held again. */
+    creditOK(call: CallRow, now: number): void {
+      to(call.callerId, callMessage(call.id, 'creditOK', SERVER_SENDER, call.callerId, { seconds: secondsLeft(call.startedAt!.getTime(), call.heldThrough, now) }));
+    },
+  };
+}
+
+export type CallNotices = ReturnType<typeof createCallNotices>;

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context';
+import { createCallClock, type CallClock } from './clock';
+import { createCallNotices, type CallNotices } from './notices';
+import { createCallService, type CallService } from './service';
+
+/**
+ * One node's calls: the service, the billing clocks it runs and what it tells sockets. The
+ * websocket handler, the routes, the jobs and the app's shutdown all need the same clocks, so
+ * there is one per app (per database handle), made by whichever asks first.
+ */
+export interface CallRuntime {
+  /** This node's name in the leases it takes. */
+  nodeId: string;
+  service: CallService;
+  clock: CallClock;
+  notices: CallNotices;
+}
+
+const runtimes = new WeakMap<object, CallRuntime>();
+
+export function callRuntime(ctx: AppContext, log: FastifyBaseLogger = ctx.log): CallRuntime {
+  const existing = runtimes.get(ctx.db);
+  if (existing !== undefined) return existing;
+  const nodeId = randomBytes(8).toString('hex');
+  const service = createCallService(ctx, nodeId);
+  const notices = createCallNotices(ctx.realtime);
+  const runtime: CallRuntime = { nodeId, service, notices, clock: createCallClock(service, notices, ctx.clock, log) };
+  runtimes.set(ctx.db, runtime);
+  return runtime;
+}
