@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Balance, Card, CreditPackage, MoneyUser, Transaction } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
-import { creditPackages, ledgerAccounts, ledgerEntries, ledgerTransfers, media, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
+import { creditPackages, ledgerAccounts, ledgerEntries, ledgerHolds, ledgerTransfers, media, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, balanceOf } from '../../ledger';
 
@@ -13,6 +13,12 @@ export const creditPackageCatalogue: readonly { cValue: number; gValue: number }
   { cValue: 5500, gValue: 5000 },
   { cValue: 11500, gValue: 10000 },
 ];
+
+/** A paid call's money: the holds of its minutes (and their settlements, on the earnings side). */
+export function isCallTransfer(row: { kind: string; meta: Record<string, string | number | null> } | undefined): boolean {
+  if (row === undefined) return false;
+  return row.kind === 'call' || (['hold', 'hold-settle', 'hold-release'].includes(row.kind) && row.meta.purpose === 'call');
+}
 
 /** Wallet history page size (SPEC §9). */
 export const TRANSACTIONS_PAGE = 30;
@@ -103,7 +109,14 @@ export function createPaymentService(ctx: AppContext) {
     if (deleted.length === 0) throw new AppError('card-not-found');
   }
 
-  /** The viewer's wallet lines, newest first: one line per transfer, signed from the viewer's side. */
+  /**
+   * The viewer's wallet lines, newest first: one line per transfer, signed from the viewer's side.
+   *
+   * Money set aside (a paid call's minute is held from the wallet, then paid to the creator or
+   * given back) shows as what it came to: a hold given back in full leaves no line, neither the
+   * hold nor its release; a hold that was paid — or is still held, during the call — is one line,
+   * a `call` for a call's minute. So the lines add up to the wallet at every moment.
+   */
   async function transactions(userId: number, options: { ts?: number; limit?: number }): Promise<Transaction[]> {
     const [wallet] = await db
       .select({ id: ledgerAccounts.id })
@@ -121,7 +134,18 @@ export function createPaymentService(ctx: AppContext) {
         at: sql<string>`max(${ledgerEntries.createdAt})`,
       })
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.accountId, walletId), options.ts === undefined ? undefined : lt(ledgerEntries.createdAt, new Date(options.ts))))
+      .where(
+        and(
+          eq(ledgerEntries.accountId, walletId),
+          options.ts === undefined ? undefined : lt(ledgerEntries.createdAt, new Date(options.ts)),
+          sql`not exists (
+            select 1 from ${ledgerTransfers} t
+            join ${ledgerHolds} h on h.id = (case when t.kind in ('hold', 'hold-release') then (t.meta->>'holdId')::integer end)
+            join ${ledgerTransfers} r on r.idempotency_key = 'hold-release:' || h.id
+            join ${ledgerEntries} re on re.transfer_id = r.id and re.account_id = ${walletId} and re.amount = h.amount
+            where t.id = ${ledgerEntries.transferId})`,
+        ),
+      )
       .groupBy(ledgerEntries.transferId)
       .orderBy(desc(at), desc(ledgerEntries.transferId))
       .limit(limit);
@@ -168,8 +192,8 @@ export function createPaymentService(ctx: AppContext) {
       const mediaId = integerOf(meta.mediaId);
       return {
         id: line.transferId,
-        transactionType: row?.kind ?? 'correction',
-        transferType: row?.kind === 'call' ? 'call' : 'credits',
+        transactionType: isCallTransfer(row) ? 'call' : (row?.kind ?? 'correction'),
+        transferType: isCallTransfer(row) ? 'call' : 'credits',
         amountCents: Number(line.amount),
         user: other === null ? null : (personById.get(other) ?? null),
         giftId: integerOf(meta.giftId),

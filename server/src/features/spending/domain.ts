@@ -49,10 +49,12 @@ export function toEarningsLine(row: EarningsLineRow, viewerId: number): Transact
           avatarMedia: row.payerAvatarHash !== null && row.payerAvatarFormat !== null ? { mediaHash: row.payerAvatarHash, format: row.payerAvatarFormat } : null,
         }
       : null;
+  // A paid call's minutes are settled out of the fan's holds (docs/calls.md).
+  const call = row.kind === 'call' || (row.kind === 'hold-settle' && row.meta.purpose === 'call');
   return {
     id: row.entryId,
-    transactionType: affiliateShare ? 'affiliate' : row.kind,
-    transferType: row.kind === 'call' ? 'call' : 'earnings',
+    transactionType: affiliateShare ? 'affiliate' : call ? 'call' : row.kind,
+    transferType: call ? 'call' : 'earnings',
     amountCents: row.amount,
     user,
     giftId: idOf(row.meta.giftId),
