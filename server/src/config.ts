@@ -56,6 +56,19 @@ export interface Config {
    * accounts have no password unless one is set.
    */
   demoPassword: string | undefined;
+  /**
+   * STUN and TURN servers the browsers of a call use to reach each other (ICE_SERVERS, a JSON
+   * array of RTCIceServer: `[{"urls": "turn:turn.example:3478", "username": "…", "credential": "…"}]`).
+   * None by default: two browsers on one network need none (docs/calls.md says how to run coturn).
+   */
+  iceServers: IceServer[];
+}
+
+/** One STUN or TURN server, as `RTCPeerConnection` takes it. */
+export interface IceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
 }
 
 export class ConfigError extends Error {
@@ -125,7 +138,40 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxVideoBytes: integer(env, 'MEDIA_MAX_VIDEO_BYTES', 500 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
     s3: s3Settings(env),
     demoPassword: nonEmpty(env.DEMO_PASSWORD) ?? (nodeEnv === 'development' ? 'fanstage-demo' : undefined),
+    iceServers: iceServers(env),
   };
+}
+
+function iceServers(env: Env): IceServer[] {
+  const raw = nonEmpty(env.ICE_SERVERS);
+  if (raw === undefined) return [];
+  const problem = `ICE_SERVERS must be a JSON array of {"urls": "stun:…" or "turn:…" (or a list of them), "username"?, "credential"?}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${problem} (it is not JSON).`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError(`${problem} (it is not an array).`);
+  return parsed.map((entry: unknown, index) => {
+    const server = entry as Record<string, unknown> | null;
+    if (typeof server !== 'object' || server === null || Array.isArray(server)) throw new ConfigError(`${problem} (entry ${index} is not an object).`);
+    const urls = server.urls;
+    const list = typeof urls === 'string' ? [urls] : Array.isArray(urls) ? urls : [];
+    if (list.length === 0 || !list.every((url) => typeof url === 'string' && /^(stuns?|turns?):\S+$/.test(url))) {
+      throw new ConfigError(`${problem} (entry ${index} has no stun:, stuns:, turn: or turns: address in urls).`);
+    }
+    for (const field of ['username', 'credential'] as const) {
+      if (server[field] !== undefined && typeof server[field] !== 'string') throw new ConfigError(`${problem} (entry ${index}: ${field} must be text).`);
+    }
+    const unknown = Object.keys(server).filter((key) => !['urls', 'username', 'credential'].includes(key));
+    if (unknown.length > 0) throw new ConfigError(`${problem} (entry ${index} has unknown fields: ${unknown.join(', ')}).`);
+    return {
+      urls: urls as string | string[],
+      ...(typeof server.username === 'string' ? { username: server.username } : {}),
+      ...(typeof server.credential === 'string' ? { credential: server.credential } : {}),
+    };
+  });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

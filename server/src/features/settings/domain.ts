@@ -30,7 +30,7 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 254 && emailRegExp.test(email);
 }
 
-export function buildSettings(options: { publicUrl: string; salt: number; pushPubKey?: string; slug?: string }): Settings {
+export function buildSettings(options: { publicUrl: string; salt: number; pushPubKey?: string; slug?: string; iceServers?: Settings['iceServers'] }): Settings {
   return {
     languages: settingsLanguages,
     mediaCDN: `${options.publicUrl}/media`,
@@ -40,5 +40,7 @@ export function buildSettings(options: { publicUrl: string; salt: number; pushPu
     pushPubKey: options.pushPubKey ?? '',
     slug: options.slug ?? 'fanstage',
     partnerValidation: { ...partnerValidation },
+    // The calls' STUN and TURN servers (ICE_SERVERS); an empty list when none is configured.
+    iceServers: options.iceServers ?? [],
   };
 }

@@ -13,13 +13,13 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Platform settings: languages, media address, price multiplier, validation expressions',
+        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN and TURN servers of calls',
         response: { 200: BodyEnvelope(Settings) },
       },
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt }));
+      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt, iceServers: ctx.config.iceServers }));
       return answer;
     },
   );
