@@ -1,10 +1,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
-import { createFanstage, fanPriceCents, mediaProblemOf, callBlocker, newCallId, type CallMediaDevices, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
+import {
+  createFanstage,
+  fanPriceCents,
+  mediaProblemOf,
+  callBlocker,
+  newCallId,
+  type CallMediaDevices,
+  type CallPeerConstructor,
+  type CallPeerOptions,
+  type Fanstage,
+  type WebSocketConstructor,
+} from '../../lib/sdk';
 import type { ClientMessage } from '../../lib/contract/realtime';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
-import { fundWallet } from '../support/money';
+import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 
 /**
  * The calls store between real people on the real server: rings, answers, refusals and hang-ups
@@ -69,11 +80,56 @@ function camera(refuse?: string) {
   return { devices, tracks, asked: () => asked };
 }
 
+/**
+ * simple-peer's place, in Node where there is no WebRTC: the initiator makes an offer, the
+ * answerer answers it, and each says it connected once it has the other's description. What
+ * this shows is the signalling through the real server, not media.
+ */
+function standInPeers() {
+  const made: StandInPeer[] = [];
+  class StandInPeer {
+    readonly received: Record<string, unknown>[] = [];
+    destroyed = false;
+    private readonly handlers = new Map<string, ((...args: unknown[]) => void)[]>();
+    constructor(readonly options: CallPeerOptions) {
+      made.push(this);
+      if (options.initiator) setTimeout(() => this.emit('signal', { type: 'offer', sdp: 'v=0 offer' }), 0);
+    }
+
+    on(event: string, listener: (...args: unknown[]) => void) {
+      this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener]);
+      return this;
+    }
+
+    emit(event: string, ...args: unknown[]) {
+      for (const listener of this.handlers.get(event) ?? []) listener(...args);
+    }
+
+    signal(data: Record<string, unknown>) {
+      this.received.push(data);
+      if (!this.options.initiator && data.type === 'offer') {
+        setTimeout(() => {
+          this.emit('signal', { type: 'answer', sdp: 'v=0 answer' });
+          this.emit('signal', { type: 'candidate', candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0' } });
+          this.emit('connect');
+        }, 0);
+      }
+      if (this.options.initiator && data.type === 'answer') setTimeout(() => this.emit('connect'), 0);
+    }
+
+    destroy() {
+      this.destroyed = true;
+    }
+  }
+  return { Peer: StandInPeer as unknown as CallPeerConstructor, made };
+}
+
 interface Person {
   account: TestAccount;
   fanstage: Fanstage;
   frames: ClientMessage[];
   cam: ReturnType<typeof camera>;
+  peers: ReturnType<typeof standInPeers>['made'];
 }
 
 async function person(options: AccountOptions = {}, refuse?: string): Promise<Person> {
@@ -86,17 +142,18 @@ async function person(options: AccountOptions = {}, refuse?: string): Promise<Pe
     }
   }
   const cam = camera(refuse);
+  const peers = standInPeers();
   const fanstage = createFanstage({
     baseUrl: server.baseUrl,
     socket: { WebSocketImpl: Tracked as unknown as WebSocketConstructor, reconnectMs: 50 },
-    calls: { mediaDevices: cam.devices, networkEvents: null },
+    calls: { mediaDevices: cam.devices, networkEvents: null, Peer: peers.Peer },
   });
   made.push(fanstage);
   fanstage.session.adopt({ accessToken: account.accessToken });
   await fanstage.session.loadAccount();
   fanstage.socket.connect();
   await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'), { timeout: 5000 });
-  return { account, fanstage, frames, cam };
+  return { account, fanstage, frames, cam, peers: peers.made };
 }
 
 /** A creator who takes calls at `cents` a minute (a call-minute step), set as she would set it. */
@@ -209,6 +266,54 @@ describe('the calls store on the real server', { timeout: 30_000 }, () => {
     expect(lucy.fanstage.calls.problem.value).toBe('camera-denied');
     expect(lucy.fanstage.calls.phase.value).toBe('ringing');
     expect(callFrames(lucy).map((f) => f.callMessageType)).toEqual([]);
+  });
+
+  it('goes live with the server’s callStart: the offer and answer travel through the server, the meter follows it, and a hang-up pays the minute begun once', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    const fanPays = fanPriceCents(128, salt);
+    const walletBefore = await walletOf(server.app, marek.account.id);
+    const earningsBefore = await earningsOf(server.app, lucy.account.id);
+
+    const started = await marek.fanstage.calls.start(callee(lucy));
+    const callId = started.ok ? started.callId : '';
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+    expect(await lucy.fanstage.calls.accept()).toBe(true);
+
+    // The server held the first minute and started the call on both sides; media follow.
+    await vi.waitFor(() => expect(marek.fanstage.calls.phase.value).toBe('live'), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('live'), wait);
+    expect(marek.peers).toHaveLength(1);
+    expect(marek.peers[0]?.options).toMatchObject({ initiator: true, trickle: true, config: { iceServers: [] } });
+    expect(lucy.peers[0]?.options.initiator).toBe(false);
+    // The answerer got the caller's offer as simple-peer made it (the generation stays outside).
+    expect(lucy.peers[0]?.received[0]).toEqual({ type: 'offer', sdp: 'v=0 offer' });
+    expect(marek.peers[0]?.received.map((d) => d.type)).toEqual(['answer', 'candidate']);
+    expect(callFrames(marek).map((f) => f.callMessageType)).toEqual(['preOffer', 'rtcOffer']);
+    expect(callFrames(lucy).map((f) => f.callMessageType)).toEqual(['preAnswer', 'rtcOffer', 'iceCandidate']);
+
+    // The meter: the fan's minute begun at her price and the seconds the held minute lasts; the creator's earnings.
+    expect(marek.fanstage.calls.meter.value).toMatchObject({ minutes: 1, cost: fanPays, lowCredit: false });
+    await vi.waitFor(() => expect(marek.fanstage.calls.meter.value.secondsLeft).toBeGreaterThan(50), wait);
+    expect(lucy.fanstage.calls.meter.value).toMatchObject({ minutes: 1, earnings: 128 });
+    expect(await walletOf(server.app, marek.account.id)).toBe(walletBefore - fanPays);
+
+    // A chat line during the call reaches her; so does his camera going off.
+    expect(marek.fanstage.calls.say('  Hi Lucy  ')).toBe(true);
+    marek.fanstage.calls.setCamera(false);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.lines.value).toMatchObject([{ mine: false, text: 'Hi Lucy' }]), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.peerMedia.value).toEqual({ audio: true, video: false }), wait);
+    expect(marek.cam.tracks.find((t) => t.kind === 'video')?.enabled).toBe(false);
+
+    marek.fanstage.calls.hangUp();
+    await vi.waitFor(() => expect(marek.fanstage.calls.current.value).toMatchObject({ callId, phase: 'ended', endReason: 'hangup', totals: { minutes: 1, cost: fanPays } }), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'hangup', totals: { minutes: 1, earnings: 128 } }), wait);
+    expect(marek.peers[0]?.destroyed).toBe(true);
+    expect(lucy.peers[0]?.destroyed).toBe(true);
+    await vi.waitFor(async () => expect(await earningsOf(server.app, lucy.account.id)).toBe(earningsBefore + 128), wait);
+    expect(await walletOf(server.app, marek.account.id)).toBe(walletBefore - fanPays);
+    expect(await marek.fanstage.calls.record(callId)).toMatchObject({ state: 'ended', minutes: 1, cost: fanPays, callIsIncoming: false });
+    await expectLedgerBalanced(server.app);
   });
 
   it('does not believe billing messages or a call start from the other person, only from the server', async () => {
