@@ -15,6 +15,8 @@ import {
 import type { ClientMessage } from '../../lib/contract/realtime';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../support/accounts';
+import { RING_TIMEOUT_MS } from '../../server/src/features/calls/domain';
+import { callRuntime } from '../../server/src/features/calls/runtime';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 
 /**
@@ -175,6 +177,22 @@ function callee(of: Person, callPrice = 128) {
   return { id: of.account.id, username: of.account.username, displayName: 'Lucy', callPrice };
 }
 
+/** Moves the server's clock and waits for its billing clocks to do what is due. */
+async function elapse(ms: number): Promise<void> {
+  server.app.fanstage.clock.advance(ms);
+  await callRuntime(server.app.fanstage, server.app.log).clock.tick();
+}
+
+/** A call from `fan` that `star` answered, live on both sides (stand-in peers). */
+async function liveCall(fanSide: Person, star: Person): Promise<string> {
+  const started = await fanSide.fanstage.calls.start(callee(star));
+  await vi.waitFor(() => expect(star.fanstage.calls.phase.value).toBe('ringing'), wait);
+  expect(await star.fanstage.calls.accept()).toBe(true);
+  await vi.waitFor(() => expect(fanSide.fanstage.calls.phase.value).toBe('live'), wait);
+  await vi.waitFor(() => expect(star.fanstage.calls.phase.value).toBe('live'), wait);
+  return started.ok ? started.callId : '';
+}
+
 const callFrames = (who: Person) => who.frames.filter((f): f is Extract<ClientMessage, { type: 'callMessage' }> => f.type === 'callMessage');
 const wait = { timeout: 5000 };
 
@@ -313,6 +331,58 @@ describe('the calls store on the real server', { timeout: 30_000 }, () => {
     await vi.waitFor(async () => expect(await earningsOf(server.app, lucy.account.id)).toBe(earningsBefore + 128), wait);
     expect(await walletOf(server.app, marek.account.id)).toBe(walletBefore - fanPays);
     expect(await marek.fanstage.calls.record(callId)).toMatchObject({ state: 'ended', minutes: 1, cost: fanPays, callIsIncoming: false });
+    await expectLedgerBalanced(server.app);
+  });
+
+  it('ends an unanswered ring as missed when the server’s ring timeout passes; the creator gets a missed call', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    const walletBefore = await walletOf(server.app, marek.account.id);
+    await marek.fanstage.calls.start(callee(lucy));
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), wait);
+
+    await elapse(RING_TIMEOUT_MS);
+    await vi.waitFor(() => expect(marek.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'missed', status: 55 }), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('idle'), wait);
+    const missed = await lucy.fanstage.client.get<{ notifications: { type: string; fromUser: { id: number } | null }[] }>('/api/2/notifications', { types: 'missedCall' });
+    expect(missed.notifications).toMatchObject([{ type: 'missedCall', fromUser: { id: marek.account.id } }]);
+    expect(await walletOf(server.app, marek.account.id)).toBe(walletBefore);
+  });
+
+  it('warns the fan when the next minute cannot be held, and goes on after a top-up', async () => {
+    const lucy = await creator(128);
+    const marek = await person();
+    const fanPays = fanPriceCents(128, salt);
+    await fundWallet(server.app, marek.account.id, fanPays);
+    await liveCall(marek, lucy);
+    expect(marek.fanstage.calls.meter.value.lowCredit).toBe(false);
+
+    await elapse(30_000);
+    await vi.waitFor(() => expect(marek.fanstage.calls.meter.value).toMatchObject({ lowCredit: true, pricePerMinute: fanPays }), wait);
+    expect(marek.fanstage.calls.meter.value.secondsLeft).toBeLessThanOrEqual(30);
+    // Only the fan is asked.
+    expect(lucy.fanstage.calls.meter.value.lowCredit).toBe(false);
+
+    await fundWallet(server.app, marek.account.id, 1000);
+    await elapse(5_000);
+    await vi.waitFor(() => expect(marek.fanstage.calls.meter.value.lowCredit).toBe(false), wait);
+    expect(marek.fanstage.calls.phase.value).toBe('live');
+    marek.fanstage.calls.hangUp();
+    await vi.waitFor(() => expect(marek.fanstage.calls.current.value?.totals).toMatchObject({ minutes: 1, cost: fanPays }), wait);
+  });
+
+  it('is ended by the server with couldNotBePaid when the fan does not top up, and nothing more is charged', async () => {
+    const lucy = await creator(128);
+    const marek = await person();
+    const fanPays = fanPriceCents(128, salt);
+    await fundWallet(server.app, marek.account.id, fanPays + 10);
+    await liveCall(marek, lucy);
+    await elapse(30_000);
+    await vi.waitFor(() => expect(marek.fanstage.calls.meter.value.lowCredit).toBe(true), wait);
+    await elapse(30_000);
+    await vi.waitFor(() => expect(marek.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'couldNotBePaid', status: 53, totals: { minutes: 1, cost: fanPays } }), wait);
+    await vi.waitFor(() => expect(lucy.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'couldNotBePaid', totals: { earnings: 128 } }), wait);
+    expect(await walletOf(server.app, marek.account.id)).toBe(10);
     await expectLedgerBalanced(server.app);
   });
 

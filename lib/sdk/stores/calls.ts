@@ -421,7 +421,8 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     // A fan pays for every minute begun: the meter says what hanging up now costs.
     const begun = call.startedAt === null ? 0 : Math.floor(elapsedSeconds / 60) + 1;
     const minutes = Math.max(begun, s?.serverMinutes ?? 0);
-    const secondsLeft = s && s.secondsLeft !== null ? Math.max(0, s.secondsLeft - Math.floor((at - s.secondsLeftAt) / 1000)) : null;
+    // The ticking clock may be up to a second behind the message that set the seconds.
+    const secondsLeft = s && s.secondsLeft !== null ? Math.max(0, s.secondsLeft - Math.floor(Math.max(0, at - s.secondsLeftAt) / 1000)) : null;
     if (call.totals) {
       return { elapsedSeconds, minutes: call.totals.minutes, cost: call.totals.cost, earnings: call.totals.earnings, secondsLeft: null, lowCredit: false, pricePerMinute: call.agreedPrice };
     }
