@@ -19,6 +19,9 @@
  *   socket.attempts         ReadonlySignal<number>  reconnection attempts since the last open
  *   socket.tryingToReconnect ReadonlySignal<boolean>  from the second attempt on: show
  *                           `realtime.trying-to-reconnect` (SPEC §8)
+ *   socket.waitingForServer ReadonlySignal<boolean>  the socket waits for the server itself (it
+ *                           asked for patience with 1013, or the page reloads once it answers):
+ *                           keep showing `realtime.trying-to-reconnect` until it is back
  *   socket.lastError        ReadonlySignal<SocketErrorCode | null>
  *   socket.hello            ReadonlySignal<hello | null>  the server's latest `hello` (its
  *                           `chatSeq` is where the chat stream stood when the connection opened)
@@ -143,6 +146,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   const connectedState = signal<ConnectedState>('idle');
   const attempts = signal(0);
   const tryingToReconnect = signal(false);
+  const waiting = signal(false);
   const lastError = signal<SocketErrorCode | null>(null);
   const hello = signal<ServerMessageOf<'hello'> | null>(null);
 
@@ -223,6 +227,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       lastError.value = code;
       connectedState.value = 'failed';
       tryingToReconnect.value = false;
+      waiting.value = false;
     });
     options.onFailure?.(code);
   }
@@ -236,6 +241,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
         lastError.value = 'no-session';
         connectedState.value = 'closed';
         tryingToReconnect.value = false;
+        waiting.value = false;
       });
       return;
     }
@@ -293,6 +299,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       connectedState.value = 'open';
       attempts.value = 0;
       tryingToReconnect.value = false;
+      waiting.value = false;
       lastError.value = null;
     });
     if (reconnection) emit('reconnected', { attempts: before });
@@ -344,6 +351,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       lastError.value = 'service-unavailable';
       connectedState.value = 'reconnecting';
       tryingToReconnect.value = true;
+      waiting.value = true;
     });
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
     reconnectTimer = setTimeout(open, reconnectWait(unavailableInRow, timing, random));
@@ -361,6 +369,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
         lastError.value = reason;
         connectedState.value = 'reconnecting';
         tryingToReconnect.value = true;
+        waiting.value = true;
       });
       reloadOnceReachable(generation);
       return;
@@ -416,6 +425,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     batch(() => {
       attempts.value = 0;
       tryingToReconnect.value = false;
+      waiting.value = false;
       lastError.value = null;
       hello.value = null;
     });
@@ -435,6 +445,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       connectedState.value = connectedState.peek() === 'idle' ? 'idle' : 'closed';
       attempts.value = 0;
       tryingToReconnect.value = false;
+      waiting.value = false;
     });
   }
 
@@ -455,6 +466,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     connectedState: connectedState as ReadonlySignal<ConnectedState>,
     attempts: attempts as ReadonlySignal<number>,
     tryingToReconnect: tryingToReconnect as ReadonlySignal<boolean>,
+    waitingForServer: waiting as ReadonlySignal<boolean>,
     lastError: lastError as ReadonlySignal<SocketErrorCode | null>,
     hello: hello as ReadonlySignal<ServerMessageOf<'hello'> | null>,
     connect,

@@ -109,6 +109,8 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   const brokeToken = await accessToken(broke.request, brokeEmail);
   const creatorMid = await balanceOf(creator.request, creatorToken);
   await broke.goto(`/chat/${creatorName}`);
+  // As a person reads the price before writing (the composer holds a message until it has loaded).
+  await expect(broke.getByTestId('chat-price-badge').first()).toContainText(formatPrice(messagePrice, salt));
   const plea = `Can I see more? ${Date.now()}`;
   await send(broke, plea);
   const refused = message(broke, plea);

@@ -326,6 +326,8 @@ describe('fanstage.socket', () => {
     // Still telling the person it is reconnecting while it waits.
     expect(fanstage.socket.connectedState.value).toBe('reconnecting');
     expect(fanstage.socket.tryingToReconnect.value).toBe(true);
+    // No attempt flashes the warning any more: the socket says it waits, so the page keeps it up.
+    expect(fanstage.socket.waitingForServer.value).toBe(true);
     // Back: the next question is answered, and the page reloads once.
     server.on('/papi/settings', (_req, res) => sendEnvelope(res, { statusCode: 2, body: {} }));
     await vi.waitFor(() => expect(reloads).toBe(1));
@@ -392,8 +394,9 @@ describe('fanstage.socket', () => {
     fanstage.socket.on('reconnected', (event) => reconnected.push(event.attempts));
     fanstage.socket.connect();
     await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'));
-    const states: [string, SocketErrorCode | null, boolean, number][] = [];
-    const record = () => states.push([fanstage.socket.connectedState.value, fanstage.socket.lastError.value, fanstage.socket.tryingToReconnect.value, fanstage.socket.attempts.value]);
+    const states: [string, SocketErrorCode | null, boolean, number, boolean][] = [];
+    const record = () =>
+      states.push([fanstage.socket.connectedState.value, fanstage.socket.lastError.value, fanstage.socket.tryingToReconnect.value, fanstage.socket.attempts.value, fanstage.socket.waitingForServer.value]);
     fanstage.socket.connectedState.subscribe(record);
     fanstage.socket.lastError.subscribe(record);
     // A restart drops the socket; then the database is away for more tries than a reload allows.
@@ -403,8 +406,8 @@ describe('fanstage.socket', () => {
     expect(reloads).toBe(0);
     expect(server.connections).toHaveLength(1 + 5 + 1);
     // Only the drop counted; each 1013 said so and kept the person told it is reconnecting.
-    expect(states).toContainEqual(['reconnecting', 'service-unavailable', true, 1]);
-    expect(states.at(-1)).toEqual(['open', null, false, 0]);
+    expect(states).toContainEqual(['reconnecting', 'service-unavailable', true, 1, true]);
+    expect(states.at(-1)).toEqual(['open', null, false, 0, false]);
     // Every wait was drawn at random: the drop's and each of the five 1013s'.
     expect(draws).toHaveLength(1 + 5);
   });

@@ -29,6 +29,8 @@ export function useChatConnection({ connect = true }: { connect?: boolean } = {}
   const state = socket.connectedState.value;
   const attempts = socket.attempts.value;
   const trying = socket.tryingToReconnect.value;
+  // Waiting for the server has no further attempts to flash the warning for: it stays up.
+  const waiting = socket.waitingForServer.value;
   const [warning, setWarning] = useState(false);
 
   useEffect(() => {
@@ -51,7 +53,7 @@ export function useChatConnection({ connect = true }: { connect?: boolean } = {}
   const failed = loggedIn && state === 'failed';
   return {
     open: state === 'open',
-    text: failed ? t('realtime.failed') : warning ? t('realtime.trying-to-reconnect') : null,
+    text: failed ? t('realtime.failed') : warning || waiting ? t('realtime.trying-to-reconnect') : null,
     failed,
     retry: () => void socket.connect(),
   };
