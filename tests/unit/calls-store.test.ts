@@ -109,6 +109,7 @@ function standInPeers() {
 
     signal(data: Record<string, unknown>) {
       this.received.push(data);
+      if (this.options.initiator && data.renegotiate === true) this.negotiate();
       if (!this.options.initiator && data.type === 'offer') {
         setTimeout(() => {
           this.emit('signal', { type: 'answer', sdp: 'v=0 answer' });
@@ -122,6 +123,15 @@ function standInPeers() {
     destroy() {
       this.destroyed = true;
     }
+
+    /** simple-peer's renegotiation: the initiator offers again, the answerer asks it to. */
+    offerOptions: RTCOfferOptions = {};
+    negotiated = 0;
+    negotiate() {
+      this.negotiated += 1;
+      if (this.options.initiator) setTimeout(() => this.emit('signal', { type: 'offer', sdp: `v=0 offer ${this.negotiated}` }), 0);
+      else setTimeout(() => this.emit('signal', { type: 'renegotiate', renegotiate: true }), 0);
+    }
   }
   return { Peer: StandInPeer as unknown as CallPeerConstructor, made };
 }
@@ -134,7 +144,7 @@ interface Person {
   peers: ReturnType<typeof standInPeers>['made'];
 }
 
-async function person(options: AccountOptions = {}, refuse?: string): Promise<Person> {
+async function person(options: AccountOptions = {}, refuse?: string, network: EventTarget | null = null): Promise<Person> {
   const account = await createAccount(server.app, options);
   const frames: ClientMessage[] = [];
   class Tracked extends NodeWebSocket {
@@ -148,7 +158,7 @@ async function person(options: AccountOptions = {}, refuse?: string): Promise<Pe
   const fanstage = createFanstage({
     baseUrl: server.baseUrl,
     socket: { WebSocketImpl: Tracked as unknown as WebSocketConstructor, reconnectMs: 50 },
-    calls: { mediaDevices: cam.devices, networkEvents: null, Peer: peers.Peer },
+    calls: { mediaDevices: cam.devices, networkEvents: network, Peer: peers.Peer, reconnectGraceMs: 10_000 },
   });
   made.push(fanstage);
   fanstage.session.adopt({ accessToken: account.accessToken });
@@ -384,6 +394,39 @@ describe('the calls store on the real server', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(lucy.fanstage.calls.current.value).toMatchObject({ phase: 'ended', endReason: 'couldNotBePaid', totals: { earnings: 128 } }), wait);
     expect(await walletOf(server.app, marek.account.id)).toBe(10);
     await expectLedgerBalanced(server.app);
+  });
+
+  it('restarts ICE on a network change, and replaces a peer that failed without mixing up the old one’s signals', async () => {
+    const network = new EventTarget();
+    const lucy = await creator(128);
+    const marek = await person({}, undefined, network);
+    await fundWallet(server.app, marek.account.id, 10_000);
+    await liveCall(marek, lucy);
+    const first = marek.peers[0]!;
+
+    // The fan's laptop changes networks: the same peer offers again with an ICE restart.
+    network.dispatchEvent(new Event('online'));
+    expect(first.offerOptions).toEqual({ iceRestart: true });
+    expect(first.negotiated).toBe(1);
+    await vi.waitFor(() => expect(lucy.peers[0]?.received.at(-1)).toEqual({ type: 'offer', sdp: 'v=0 offer 1' }), wait);
+
+    // Her side asks for a restart too: the fan's peer restarts ICE for it.
+    lucy.fanstage.calls.restartIce();
+    await vi.waitFor(() => expect(first.negotiated).toBe(2), wait);
+
+    // Her peer fails for good (simple-peer closes it): she says the connection is lost, the fan's
+    // side makes a new peer, and the call goes on with it.
+    lucy.peers[0]!.emit('close');
+    expect(lucy.fanstage.calls.problem.value).toBe('connection-lost');
+    await vi.waitFor(() => expect(marek.peers).toHaveLength(2), wait);
+    expect(first.destroyed).toBe(true);
+    await vi.waitFor(() => expect(lucy.peers).toHaveLength(2), wait);
+    expect(lucy.peers[1]?.received[0]).toEqual({ type: 'offer', sdp: 'v=0 offer' });
+    await vi.waitFor(() => expect(lucy.fanstage.calls.problem.value).toBeNull(), wait);
+    expect(lucy.fanstage.calls.phase.value).toBe('live');
+    expect(marek.fanstage.calls.phase.value).toBe('live');
+    // Every signal names its peer's generation: the new peer's offer is the second one's.
+    expect(callFrames(marek).filter((f) => f.callMessageType === 'rtcOffer').map((f) => (f.callMessageBody as { signal: { gen: number } }).signal.gen)).toEqual([1, 1, 1, 2]);
   });
 
   it('does not believe billing messages or a call start from the other person, only from the server', async () => {
