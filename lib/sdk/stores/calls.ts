@@ -234,6 +234,8 @@ export interface CallsDeps {
     readonly userId: ReadonlySignal<number | null>;
     readonly account: ReadonlySignal<Account | null>;
     readonly isLoggedIn: ReadonlySignal<boolean>;
+    /** The account of a session restored a moment ago may still be on its way. */
+    loadAccount?(): Promise<unknown>;
   };
   settings: SettingsStore;
   /** Pays a gift to a person (the wallet's tip). */
@@ -978,8 +980,10 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
   async function start(callee: CallCallee): Promise<CallStartResult> {
     const call = current.peek();
     if (call && call.phase !== 'ended') return { ok: false, problem: 'in-call' };
+    if (!session.account.peek() && session.isLoggedIn.peek()) await session.loadAccount?.().catch(() => undefined);
     const me = session.account.peek();
     if (!me) return { ok: false, problem: 'logged-out' };
+    if (current.peek() && current.peek()?.phase !== 'ended') return { ok: false, problem: 'in-call' };
     if (me.id === callee.id) return { ok: false, problem: 'self' };
     if (call) dismiss();
     const salt = (await settings.load().catch(() => null))?.salt ?? null;

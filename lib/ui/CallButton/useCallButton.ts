@@ -129,6 +129,10 @@ export function useCallButton({ creator, onLoginRequired, onStarted, paymentMode
       await wallet.refresh().catch(() => undefined);
       if (!mounted.current) return;
     }
+    // A session restored a moment ago: its account and balance may still be on their way.
+    if (!session.account.peek()) await session.loadAccount().catch(() => undefined);
+    if (!wallet.balance.peek()) await wallet.refresh().catch(() => undefined);
+    if (!mounted.current) return;
     const now = callBlocker(profile, {
       account: session.account.peek(),
       inCall: calls.phase.peek() !== 'idle' && calls.phase.peek() !== 'ended',
