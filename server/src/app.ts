@@ -124,7 +124,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const storage: MediaStorage = config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media'));
   // The websocket server and the cross-node bus (Redis when REDIS_URL is set).
   const realtime = createRealtime(config, app.log, options.realtime);
-  app.addHook('preClose', async () => realtime.closeSockets());
   app.addHook('onClose', async () => realtime.close());
   const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime, log: app.log };
   // Badge counts and balances reach the sockets once the transaction that changed them committed.
@@ -221,6 +220,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     return viewer === null ? null : { userId: viewer.id, sessionFamily, origin: viewer.origin };
   });
+  // Registered after the features' own shutdown hooks (hooks run in order): a call ended by the
+  // shutdown still tells both people before their sockets close with 1001.
+  app.addHook('preClose', async () => realtime.closeSockets());
   // Timers only where the server really serves; tests run jobs themselves.
   if (config.nodeEnv !== 'test') {
     app.addHook('onReady', async () => jobs.start());

@@ -164,8 +164,14 @@ describe('a server process that goes away mid-call', () => {
     const arranged = await arrange();
     const { settings, fan, star } = arranged;
     const server = await start(settings);
-    const { callId } = await liveCall(server, fan, star);
+    const { callId, fanSocket, starSocket } = await liveCall(server, fan, star);
     expect((await stopServerProcess(server, 'SIGTERM')).code, server.output()).toBe(0);
+    // Both heard the call end, with its totals, before their sockets closed with 1001.
+    for (const socket of [fanSocket, starSocket]) {
+      expect(await socket.closed).toBe(1001);
+      const stop = socket.received.find((m) => m.type === 'callMessage' && isCall(callId, 'callStop')(m));
+      expect(stop, JSON.stringify(socket.received)).toMatchObject({ callMessageBody: { reason: 'disconnected', minutes: 1 } });
+    }
     closeSockets();
 
     const after = await inspect(settings, arranged, callId);
