@@ -157,3 +157,66 @@ test('a fan calls a creator from her profile, she accepts on the incoming-call s
     await creatorBrowser.close();
   }
 });
+
+test('a fan calls the creator from <fanstage-call> on her own site, another origin, signing in through the platform’s popup', async ({ baseURL }) => {
+  test.setTimeout(240_000);
+  const platform = new URL(baseURL!).origin;
+  // The same server's demo page opened as localhost: another origin and another site, as a creator's own page is.
+  const partner = platform.replace('127.0.0.1', 'localhost');
+  const fanBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
+  const creatorBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
+  try {
+    const creator = await personIn(creatorBrowser, platform);
+    const fanOnPlatform = await personIn(fanBrowser, platform);
+    const creatorEmail = await logInDemoCreator(creator, creatorName);
+    const creatorToken = await accessToken(creator.request, creatorEmail);
+    await creator.request.put('/api/users/me', { headers: { authorization: `Bearer ${creatorToken}` }, data: { callPrice } });
+    const salt = await priceSalt(creator.request);
+    const fanPays = fanPriceCents(callPrice, salt);
+
+    const fanEmail = await signUpVerifiedFan(fanOnPlatform, 'widgetcallfan');
+    const fanToken = await accessToken(fanOnPlatform.request, fanEmail);
+    await buyCredits(fanOnPlatform, fanToken);
+    const fanBefore = await balanceOf(fanOnPlatform.request, fanToken);
+    await creator.goto('/timeline');
+
+    // The creator's own page, with the call element.
+    const page = await fanOnPlatform.context().newPage();
+    await page.goto(`${partner}/demo/?platform=${encodeURIComponent(platform)}`);
+    expect(await page.evaluate(() => location.origin)).toBe(partner);
+    const widget = page.locator('fanstage-call[with="lucy.rivers"]');
+    const button = widget.getByTestId('call-button');
+    await expect(button).toContainText(`Call · ${formatPrice(callPrice, salt)}/min`);
+
+    // A visitor there: the call signs her in through the platform's popup (signed in on the
+    // platform already, she is only asked to allow this site), then rings.
+    const popupOpened = page.waitForEvent('popup', { timeout: 15_000 });
+    await button.click();
+    const popup = await popupOpened;
+    await popup.waitForLoadState();
+    expect(new URL(popup.url()).origin).toBe(platform);
+    await expect(popup.getByRole('heading', { name: `Allow ${partner} to use your Fanstage account?` })).toBeVisible({ timeout: 15_000 });
+    const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    await popup.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
+    await closed;
+    await expect(widget.getByRole('heading', { name: /^Calling / })).toBeVisible({ timeout: 15_000 });
+
+    // She answers on the platform's site; each side sees the other.
+    const incoming = creator.getByRole('alertdialog', { name: /is calling$/ });
+    await expect(incoming).toBeVisible({ timeout: 15_000 });
+    await incoming.getByRole('button', { name: 'Accept' }).click();
+    await expectRemoteVideoPlays(page);
+    await expectRemoteVideoPlays(creator);
+    await expect(widget.getByTestId('call-meter')).toHaveText(`Cost so far: ${formatMoney(fanPays)}`);
+
+    // The creator hangs up; the widget says what it cost, and the minute begun is paid once.
+    await creator.getByTestId('call-hang-up').click();
+    await expect(widget.getByTestId('call-totals')).toHaveText(`1 minute · You paid ${formatMoney(fanPays)}`, { timeout: 15_000 });
+    await expect.poll(async () => fanBefore.gBalance - (await balanceOf(fanOnPlatform.request, fanToken)).gBalance).toBe(fanPays);
+    await widget.getByRole('button', { name: 'Close' }).click();
+    await expect(button).toBeVisible();
+  } finally {
+    await fanBrowser.close();
+    await creatorBrowser.close();
+  }
+});
