@@ -107,6 +107,27 @@ export const CallPackages = Type.Object({
 });
 export type CallPackages = Static<typeof CallPackages>;
 
+/** One STUN or TURN server, as `RTCPeerConnection` takes it. */
+export const CallIceServer = Type.Object({
+  urls: Type.Union([Type.String(), Type.Array(Type.String())]),
+  username: Type.Optional(Type.String()),
+  credential: Type.Optional(Type.String()),
+});
+export type CallIceServer = Static<typeof CallIceServer>;
+
+/**
+ * `GET /api/calls/{id}/ice-servers`: the ICE servers for one party of an open call — the
+ * platform's STUN servers and, when a TURN server is configured, a credential for it minted for
+ * this person (coturn's `use-auth-secret`: `username` is `<expiry unix seconds>:<userId>`,
+ * `credential` base64 HMAC-SHA1 of it) that is good for `ttl` seconds.
+ */
+export const CallIceServers = Type.Object({
+  iceServers: Type.Array(CallIceServer),
+  /** Seconds the TURN credential is good for from now; null when there is none. */
+  ttl: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+export type CallIceServers = Static<typeof CallIceServers>;
+
 /**
  * The bodies of the call messages over the websocket (`callMessage` in lib/contract/realtime.ts).
  * Client → server: preOffer, preAnswer, callStop, rtcOffer, iceCandidate, chatMessage,

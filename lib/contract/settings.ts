@@ -30,8 +30,9 @@ export const Settings = Type.Object(
     slug: Type.String(),
     partnerValidation: PartnerValidation,
     /**
-     * STUN and TURN servers for calls (the server's `ICE_SERVERS`). Absent or empty: calls use
-     * none, which is enough on one network; across the internet a TURN server is needed.
+     * STUN servers for calls (the server's `ICE_SERVERS`), never with a credential: TURN
+     * credentials are minted per call (`GET /api/calls/{id}/ice-servers`). Absent or empty:
+     * calls use none, which is enough on one network.
      */
     iceServers: Type.Optional(
       Type.Array(

@@ -8,8 +8,9 @@
  *   callsApi(client)
  *     .call(callId)            GET /api/calls/{id}                 → Call (either party only; `not-found` for anyone else)
  *     .packages(userId)        GET /api/users/{id}/call-packages   → CallPackages (a minute's price, what each credit package buys)
+ *     .iceServers(callId)      GET /api/calls/{id}/ice-servers     → CallIceServers (STUN, and TURN credentials of the viewer's own for `ttl` seconds; parties of an open call only)
  */
-import type { Call, CallPackages } from '../contract/calls';
+import type { Call, CallIceServers, CallPackages } from '../contract/calls';
 import type { FanstageClient } from './client';
 
 const seg = (value: number | string) => encodeURIComponent(String(value));
@@ -20,6 +21,8 @@ export function callsApi(client: FanstageClient) {
     call: (callId: string, signal?: AbortSignal) => client.get<Call>(`/api/calls/${seg(callId)}`, undefined, { signal }),
     /** What a minute with `userId` costs the viewer, and how many minutes each credit package buys. */
     packages: (userId: number, signal?: AbortSignal) => client.get<CallPackages>(`/api/users/${seg(userId)}/call-packages`, undefined, { signal }),
+    /** The ICE servers of the viewer's side of a ringing or live call, TURN credentials minted for the viewer included. */
+    iceServers: (callId: string, signal?: AbortSignal) => client.get<CallIceServers>(`/api/calls/${seg(callId)}/ice-servers`, undefined, { signal }),
   };
 }
 

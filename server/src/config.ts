@@ -57,11 +57,27 @@ export interface Config {
    */
   demoPassword: string | undefined;
   /**
-   * STUN and TURN servers the browsers of a call use to reach each other (ICE_SERVERS, a JSON
-   * array of RTCIceServer: `[{"urls": "turn:turn.example:3478", "username": "…", "credential": "…"}]`).
-   * None by default: two browsers on one network need none (docs/calls.md says how to run coturn).
+   * STUN servers (and TURN servers that need no credentials) the browsers of a call use to reach
+   * each other (ICE_SERVERS, a JSON array of RTCIceServer: `[{"urls": "stun:stun.example:3478"}]`).
+   * They are public (`/papi/settings`), so entries with a username or credential are refused:
+   * TURN credentials are minted per call from TURN_SECRET. None by default: two browsers on one
+   * network need none (docs/calls.md says how to run coturn).
    */
   iceServers: IceServer[];
+  /**
+   * A TURN server with coturn's `use-auth-secret` (TURN_URLS, TURN_SECRET, TURN_TTL): the server
+   * mints short-lived credentials for the two people of a call (features/calls/turn.ts).
+   */
+  turn: TurnSettings | undefined;
+}
+
+export interface TurnSettings {
+  /** `turn:` and `turns:` addresses of the relay. */
+  urls: string[];
+  /** coturn's `static-auth-secret`: the key of the credentials' HMAC. */
+  secret: string;
+  /** Seconds a minted credential is good for. */
+  ttlSeconds: number;
 }
 
 /** One STUN or TURN server, as `RTCPeerConnection` takes it. */
@@ -139,13 +155,36 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Settings(env),
     demoPassword: nonEmpty(env.DEMO_PASSWORD) ?? (nodeEnv === 'development' ? 'fanstage-demo' : undefined),
     iceServers: iceServers(env),
+    turn: turnSettings(env),
   };
+}
+
+function turnSettings(env: Env): TurnSettings | undefined {
+  const rawUrls = nonEmpty(env.TURN_URLS);
+  const secret = nonEmpty(env.TURN_SECRET);
+  if (rawUrls === undefined && secret === undefined) {
+    if (nonEmpty(env.TURN_TTL) !== undefined) throw new ConfigError('TURN_TTL is set but TURN_URLS and TURN_SECRET are not: set all of them, or none.');
+    return undefined;
+  }
+  if (rawUrls === undefined || secret === undefined) {
+    throw new ConfigError('TURN_URLS and TURN_SECRET must be set together (the TURN server\'s addresses and its static-auth-secret).');
+  }
+  const urls = rawUrls
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of urls) {
+    if (!/^turns?:\S+$/.test(url)) throw new ConfigError(`TURN_URLS must list turn: or turns: addresses, comma-separated (got "${url}").`);
+  }
+  // The secret signs every credential: one short enough to guess opens the relay to anyone.
+  if (secret.length < 16) throw new ConfigError('TURN_SECRET must be 16 characters or more (the same value as coturn\'s static-auth-secret).');
+  return { urls, secret, ttlSeconds: integer(env, 'TURN_TTL', 3600, 60, 86_400) };
 }
 
 function iceServers(env: Env): IceServer[] {
   const raw = nonEmpty(env.ICE_SERVERS);
   if (raw === undefined) return [];
-  const problem = `ICE_SERVERS must be a JSON array of {"urls": "stun:…" or "turn:…" (or a list of them), "username"?, "credential"?}`;
+  const problem = `ICE_SERVERS must be a JSON array of {"urls": "stun:…" or "turn:…" (or a list of them)}`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -161,16 +200,17 @@ function iceServers(env: Env): IceServer[] {
     if (list.length === 0 || !list.every((url) => typeof url === 'string' && /^(stuns?|turns?):\S+$/.test(url))) {
       throw new ConfigError(`${problem} (entry ${index} has no stun:, stuns:, turn: or turns: address in urls).`);
     }
-    for (const field of ['username', 'credential'] as const) {
-      if (server[field] !== undefined && typeof server[field] !== 'string') throw new ConfigError(`${problem} (entry ${index}: ${field} must be text).`);
+    // ICE_SERVERS is published to anyone in /papi/settings: a credential there lets strangers
+    // relay their traffic through the operator's TURN server.
+    if (server.username !== undefined || server.credential !== undefined) {
+      throw new ConfigError(
+        `ICE_SERVERS entry ${index} has a username or credential, which would be public in /papi/settings. ` +
+          'Give the TURN server to TURN_URLS and its static-auth-secret to TURN_SECRET instead: the server then mints short-lived credentials for the two people of each call (docs/calls.md).',
+      );
     }
-    const unknown = Object.keys(server).filter((key) => !['urls', 'username', 'credential'].includes(key));
+    const unknown = Object.keys(server).filter((key) => key !== 'urls');
     if (unknown.length > 0) throw new ConfigError(`${problem} (entry ${index} has unknown fields: ${unknown.join(', ')}).`);
-    return {
-      urls: urls as string | string[],
-      ...(typeof server.username === 'string' ? { username: server.username } : {}),
-      ...(typeof server.credential === 'string' ? { credential: server.credential } : {}),
-    };
+    return { urls: urls as string | string[] };
   });
 }
 

@@ -95,16 +95,52 @@ describe('the states of a call', () => {
 });
 
 describe('ICE_SERVERS', () => {
-  it('reads a JSON array of STUN and TURN servers, and none by default', () => {
+  it('reads a JSON array of STUN servers, and none by default', () => {
     expect(loadConfig({}).iceServers).toEqual([]);
-    expect(
-      loadConfig({ ICE_SERVERS: '[{"urls":"stun:stun.example:3478"},{"urls":["turn:turn.example:3478?transport=udp","turns:turn.example:5349"],"username":"u","credential":"c"}]' }).iceServers,
-    ).toEqual([{ urls: 'stun:stun.example:3478' }, { urls: ['turn:turn.example:3478?transport=udp', 'turns:turn.example:5349'], username: 'u', credential: 'c' }]);
+    expect(loadConfig({ ICE_SERVERS: '[{"urls":"stun:stun.example:3478"},{"urls":["stun:a.example:3478","stun:b.example:3478"]}]' }).iceServers).toEqual([
+      { urls: 'stun:stun.example:3478' },
+      { urls: ['stun:a.example:3478', 'stun:b.example:3478'] },
+    ]);
   });
 
   it('refuses at start what a browser would refuse later', () => {
     for (const value of ['not json', '{"urls":"stun:x"}', '[{"url":"stun:x"}]', '[{"urls":"http://x"}]', '[{"urls":[]}]', '[{"urls":"turn:x","username":1}]', '[null]']) {
       expect(() => loadConfig({ ICE_SERVERS: value }), value).toThrow(ConfigError);
     }
+  });
+
+  it('refuses a TURN credential, which /papi/settings would show anyone, and points to TURN_SECRET', () => {
+    for (const value of ['[{"urls":"turn:turn.example:3478","username":"u","credential":"c"}]', '[{"urls":"turn:turn.example:3478","credential":"c"}]']) {
+      expect(() => loadConfig({ ICE_SERVERS: value }), value).toThrow(/TURN_SECRET/);
+    }
+  });
+});
+
+describe('TURN_URLS, TURN_SECRET and TURN_TTL', () => {
+  const secret = 'a-long-random-shared-secret';
+
+  it('are none by default, and read together with a ttl of an hour unless set', () => {
+    expect(loadConfig({}).turn).toBeUndefined();
+    expect(loadConfig({ TURN_URLS: 'turn:turn.example:3478?transport=udp, turns:turn.example:5349?transport=tcp', TURN_SECRET: secret }).turn).toEqual({
+      urls: ['turn:turn.example:3478?transport=udp', 'turns:turn.example:5349?transport=tcp'],
+      secret,
+      ttlSeconds: 3600,
+    });
+    expect(loadConfig({ TURN_URLS: 'turn:turn.example:3478', TURN_SECRET: secret, TURN_TTL: '600' }).turn?.ttlSeconds).toBe(600);
+  });
+
+  it('refuse one without the other, addresses that are not turn:, a short secret and a ttl alone', () => {
+    for (const env of [
+      { TURN_URLS: 'turn:turn.example:3478' },
+      { TURN_SECRET: secret },
+      { TURN_URLS: 'stun:turn.example:3478', TURN_SECRET: secret },
+      { TURN_URLS: 'https://turn.example', TURN_SECRET: secret },
+      { TURN_URLS: 'turn:turn.example:3478', TURN_SECRET: 'short' },
+      { TURN_URLS: 'turn:turn.example:3478', TURN_SECRET: secret, TURN_TTL: '10' },
+      { TURN_TTL: '600' },
+    ]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ TURN_URLS: 'turn:turn.example:3478' })).toThrow(/TURN_URLS and TURN_SECRET must be set together/);
   });
 });

@@ -33,6 +33,8 @@ export interface TestServerOptions {
   redisUrl?: string;
   /** The websocket's heartbeat and limits. */
   realtime?: BuildAppOptions['realtime'];
+  /** More configuration, as environment variables (e.g. TURN_URLS and TURN_SECRET). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.webRoot ? { WEB_ROOT: options.webRoot } : {}),
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
       ...(options.jwtSecret ? { JWT_SECRET: options.jwtSecret } : {}),
+      ...options.env,
     });
     app = await buildApp({ config, seed: options.seed ?? true, ...(options.realtime ? { realtime: options.realtime } : {}) });
     await app.listen({ port: 0, host: '127.0.0.1' });

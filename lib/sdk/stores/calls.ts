@@ -49,9 +49,12 @@
  *   meter counts what a hang-up now would cost: every minute begun at the fan's price.
  * - WebRTC starts only with the server's `callStart` (the first minute is held by then): the
  *   caller is simple-peer's initiator, the callee answers. Signals travel as `rtcOffer`
- *   (descriptions) and `iceCandidate` (candidates) bodies `{signal}`. ICE servers come from the
- *   settings' `iceServers` (none when absent: calls on one network need none; production needs
- *   a TURN server). `candidateFilter` drops local candidates a deployment (or a test) does not want.
+ *   (descriptions) and `iceCandidate` (candidates) bodies `{signal}`. ICE servers come from
+ *   `GET /api/calls/{id}/ice-servers` when a peer is made: the STUN servers and a TURN credential
+ *   minted for this person and call, good for `ttl` seconds (the settings' `iceServers`, STUN
+ *   only, when that request fails). An ICE restart with credentials older than half their ttl
+ *   asks for new ones first. `candidateFilter` drops local candidates a deployment (or a test)
+ *   does not want.
  * - A network change (`online`) or a connection that stays `disconnected` restarts ICE on the
  *   same peer; a peer that failed is replaced by a new one (the caller makes it; each signal
  *   carries its peer generation `gen`, so nothing of an old peer reaches a new one). Without media
@@ -182,6 +185,8 @@ export interface CallPeer {
   replaceTrack?(oldTrack: MediaStreamTrack, newTrack: MediaStreamTrack, stream: MediaStream): void;
   offerOptions?: RTCOfferOptions;
   readonly destroyed?: boolean;
+  /** simple-peer's RTCPeerConnection: new TURN credentials are set on it before an ICE restart. */
+  readonly _pc?: { setConfiguration?(configuration: RTCConfiguration): void; getConfiguration?(): RTCConfiguration };
 }
 
 export interface CallPeerOptions {
@@ -205,7 +210,11 @@ export interface CallStoreOptions {
   Peer?: CallPeerConstructor;
   /** The camera and microphone; default `navigator.mediaDevices`. */
   mediaDevices?: CallMediaDevices | null;
-  /** ICE servers; default the settings' `iceServers`, none when they have none. */
+  /**
+   * ICE servers for every call; default those the server gives each call
+   * (`GET /api/calls/{id}/ice-servers`, with TURN credentials of the viewer's own), or the
+   * settings' `iceServers` when it cannot.
+   */
   iceServers?: RTCIceServer[];
   /**
    * Which local ICE candidates to send (the candidate line, `candidate:… 127.0.0.1 …`); default
@@ -377,6 +386,8 @@ interface Internal {
   serverEarnings: number;
   secondsLeft: number | null;
   secondsLeftAt: number;
+  /** The ICE servers the server gave this call (TURN credentials minted for the viewer), when, and for how many seconds. */
+  ice: { servers: RTCIceServer[]; at: number; ttl: number | null } | null;
 }
 
 export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}) {
@@ -541,9 +552,48 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     return rtc && !!media && typeof media.getUserMedia === 'function';
   }
 
-  function iceServers(): RTCIceServer[] {
-    if (options.iceServers) return options.iceServers;
+  /** The settings' list (STUN only): what a call uses when the server cannot give it its own. */
+  function settingsIceServers(): RTCIceServer[] {
     return [...(settings.settings.peek()?.iceServers ?? [])];
+  }
+
+  /**
+   * Whether the call's ICE servers should be asked for again: none yet (the last request
+   * failed), or TURN credentials past half their life — a restart or a new peer then allocates
+   * relays with credentials that have time left, and coturn refuses expired ones.
+   */
+  function iceStale(s: Internal): boolean {
+    if (options.iceServers) return false;
+    const ice = s.ice;
+    return ice === null || (ice.ttl !== null && now() - ice.at > (ice.ttl * 1000) / 2);
+  }
+
+  /** The ICE servers for a new peer of the call, asked of the server when there are none fresh. */
+  async function iceServersFor(s: Internal): Promise<RTCIceServer[]> {
+    if (options.iceServers) return options.iceServers;
+    if (iceStale(s)) {
+      try {
+        const answer = await api.iceServers(s.callId);
+        if (state === s) s.ice = { servers: answer.iceServers, at: now(), ttl: answer.ttl };
+      } catch {
+        // The server could not say (offline a moment, an older server): the settings' list, and
+        // the next peer or restart asks again.
+        await settings.load().catch(() => undefined);
+      }
+    }
+    return s.ice ? [...s.ice.servers] : settingsIceServers();
+  }
+
+  /** New credentials on the peer before an ICE restart, when the old ones are past half their life. */
+  async function renewIce(s: Internal, peer: CallPeer): Promise<void> {
+    const servers = await iceServersFor(s);
+    if (state !== s || s.peer !== peer) return;
+    try {
+      const pc = peer._pc;
+      pc?.setConfiguration?.({ ...(pc.getConfiguration?.() ?? {}), iceServers: servers });
+    } catch {
+      // A browser that refuses the change keeps the old servers; the restart goes on with them.
+    }
   }
 
   async function peerClass(): Promise<CallPeerConstructor | null> {
@@ -562,12 +612,12 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     const Peer = await peerClass();
     const stream = ownStream;
     if (!Peer || state !== s || !stream) return null;
-    // Settings carry the ICE servers; a page that never loaded them loads them now.
-    if (!options.iceServers) await settings.load().catch(() => undefined);
+    // The server gives each call its ICE servers (TURN credentials minted for this person).
+    const iceServers = await iceServersFor(s);
     if (state !== s) return null;
     let peer: CallPeer;
     try {
-      peer = new Peer({ initiator: s.direction === 'outgoing', stream, trickle: true, config: { iceServers: iceServers() } });
+      peer = new Peer({ initiator: s.direction === 'outgoing', stream, trickle: true, config: { iceServers } });
     } catch {
       problem.value = 'webrtc-unsupported';
       return null;
@@ -657,7 +707,7 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     }, 1000);
   }
 
-  function deliverSignal(s: Internal, data: Record<string, unknown>): void {
+  function deliverSignal(s: Internal, data: Record<string, unknown>, iceRenewed = false): void {
     const gen = num(data.gen) ?? 0;
     const { gen: _gen, ...signalData } = data;
     void _gen;
@@ -690,8 +740,18 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
         return;
       }
       if (gen !== s.gen) return;
-      // The callee asks for a renegotiation after a network change: make it an ICE restart.
-      if (signalData.renegotiate === true) s.peer.offerOptions = { ...(s.peer.offerOptions ?? {}), iceRestart: true };
+      // The callee asks for a renegotiation after a network change: make it an ICE restart,
+      // with fresh TURN credentials when the old ones are past half their life.
+      if (signalData.renegotiate === true) {
+        if (!iceRenewed && iceStale(s)) {
+          const peer = s.peer;
+          void renewIce(s, peer).then(() => {
+            if (state === s && s.peer === peer) deliverSignal(s, data, true);
+          });
+          return;
+        }
+        s.peer.offerOptions = { ...(s.peer.offerOptions ?? {}), iceRestart: true };
+      }
     }
     if (gen !== s.gen) return;
     try {
@@ -726,6 +786,7 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       serverEarnings: 0,
       secondsLeft: null,
       secondsLeftAt: 0,
+      ice: null,
     };
   }
 
@@ -1182,6 +1243,17 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     const s = state;
     const peer = s?.peer;
     if (!s || !peer || peer.destroyed) return;
+    if (iceStale(s)) {
+      // Credentials past half their life: new ones first, then the restart allocates with them.
+      void renewIce(s, peer).then(() => {
+        if (state === s && s.peer === peer && !peer.destroyed) restartPeer(s, peer);
+      });
+      return;
+    }
+    restartPeer(s, peer);
+  }
+
+  function restartPeer(s: Internal, peer: CallPeer): void {
     try {
       if (s.direction === 'outgoing') peer.offerOptions = { ...(peer.offerOptions ?? {}), iceRestart: true };
       // The callee's negotiate() asks the caller, who restarts (see deliverSignal).

@@ -50,8 +50,9 @@ export const widgetRoutes: ReadonlySet<string> = new Set([
   'POST /api/payments/order',
   'GET /api/payments/sandboxresult',
   'GET /api/payments/transactions',
-  // calls (the socket carries them; these are a call's record and a creator's minute price)
+  // calls (the socket carries them; these are a call's record, its ICE servers and a creator's minute price)
   'GET /api/calls/:id',
+  'GET /api/calls/:id/ice-servers',
   'GET /api/users/:id/call-packages',
   // chat (the socket carries messages; these are its lists and settings)
   'GET /api/chat/conversations',

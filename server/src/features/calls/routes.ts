@@ -1,4 +1,4 @@
-import { Call, CallIdParams, CallPackages, CallPackagesParams } from '../../../../lib/contract/calls';
+import { Call, CallIceServers, CallIdParams, CallPackages, CallPackagesParams } from '../../../../lib/contract/calls';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import type { App, AppContext } from '../../context';
 import type { Jobs } from '../../jobs';
@@ -6,6 +6,7 @@ import { withBody } from '../../http/envelope';
 import { authenticate, viewerOf } from '../auth/guard';
 import { registerCallJobs } from './jobs';
 import { callRuntime, type CallRuntime } from './runtime';
+import { iceServersForCall } from './turn';
 
 /**
  * Paid calls' HTTP side and lifecycle (docs/calls.md): a call's record for either party, what a
@@ -30,6 +31,24 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
       preHandler: authenticate,
     },
     async (request) => withBody(await runtime.service.get(viewerOf(request).id, request.params.id)),
+  );
+
+  app.get(
+    '/api/calls/:id/ice-servers',
+    {
+      schema: {
+        tags,
+        summary: 'The ICE servers for the viewer’s side of a ringing or live call: the platform’s STUN servers and, with a TURN server configured, a TURN credential minted for the viewer that is good for ttl seconds (coturn’s use-auth-secret); anyone else, or a call that is over, gets not-found',
+        params: CallIdParams,
+        response: { 200: BodyEnvelope(CallIceServers) },
+      },
+      preHandler: authenticate,
+    },
+    async (request, reply) => {
+      // A credential is the viewer's own: no cache may keep it or hand it to someone else.
+      reply.header('Cache-Control', 'no-store');
+      return withBody(await iceServersForCall(ctx, viewerOf(request).id, request.params.id));
+    },
   );
 
   app.get(

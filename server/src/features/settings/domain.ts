@@ -40,7 +40,9 @@ export function buildSettings(options: { publicUrl: string; salt: number; pushPu
     pushPubKey: options.pushPubKey ?? '',
     slug: options.slug ?? 'fanstage',
     partnerValidation: { ...partnerValidation },
-    // The calls' STUN and TURN servers (ICE_SERVERS); an empty list when none is configured.
-    iceServers: options.iceServers ?? [],
+    // The calls' STUN servers (ICE_SERVERS); an empty list when none is configured. Anyone reads
+    // this, so it never carries a credential, whatever it is given: TURN credentials are minted
+    // per call (GET /api/calls/{id}/ice-servers).
+    iceServers: (options.iceServers ?? []).map((server) => ({ urls: server.urls })),
   };
 }

@@ -13,7 +13,7 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN and TURN servers of calls',
+        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN servers of calls (never a TURN credential)',
         response: { 200: BodyEnvelope(Settings) },
       },
     },
