@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { SignJWT } from 'jose';
 import { WebSocket } from 'ws';
+import { benchCalls } from './calls';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,13 +29,17 @@ const budgets = {
   fanOutRatio: 0.3,
   /** What one idle websocket costs the server. */
   idleConnectionBytes: 64 * 1024,
+  /** Accept → both pages showing the other's video, our call against a bare simple-peer pair (issue 12). */
+  callAcceptRatio: 1.5,
+  /** What a page with only <fanstage-call> downloads: the loader and the one elements bundle. */
+  callElementGzip: 4 * 1024 + 175 * 1024,
 };
 
 /**
  * Which parts run: `BENCH_PARTS=feeds` measures only the feeds on PostgreSQL (no build needed);
  * the default runs everything.
  */
-const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,users,feeds,realtime').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,users,feeds,realtime,calls').split(',').map((p) => p.trim()));
 
 function gzipSize(path: string): number {
   return gzipSync(readFileSync(path), { level: 9 }).length;
@@ -178,7 +183,11 @@ if (parts.has('users')) {
 }
 
 /** Runs `work` with the real server (its own process, `NODE_ENV=production`) on a fresh PostgreSQL database `name`. */
-async function withServerOnPostgres<T>(name: string, work: (server: { base: string; port: number; child: ChildProcess; dbUrl: string; secret: string }) => Promise<T>): Promise<T> {
+async function withServerOnPostgres<T>(
+  name: string,
+  work: (server: { base: string; port: number; child: ChildProcess; dbUrl: string; secret: string }) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
   const adminUrl = process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -195,7 +204,7 @@ async function withServerOnPostgres<T>(name: string, work: (server: { base: stri
     const base = `http://127.0.0.1:${port}`;
     const child = await startProcess(
       'server/src/main.ts',
-      { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret },
+      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret, ...env },
       `${base}/papi/settings`,
     );
     try {
@@ -445,6 +454,10 @@ if (parts.has('realtime')) {
       `  ${'idle connection (ours)'.padEnd(44)} ${(ours.bytesPerConnection / 1024).toFixed(1).padStart(7)} KB      budget ≤ ${budgets.idleConnectionBytes / 1024} KB  ${check('idle connection bytes', Math.round(ours.bytesPerConnection), budgets.idleConnectionBytes)}`,
     );
   });
+}
+
+if (parts.has('calls')) {
+  await benchCalls({ budgets, check, freePort, startProcess, stop, withServerOnPostgres });
 }
 
 if (failures.length) {
