@@ -3,6 +3,7 @@ import { MediaView } from './media';
 import { PublicProfile } from './users';
 import { MassGroups } from './constants';
 import { Int, Timestamp } from './bounds';
+import { CallEndReasons } from './calls';
 
 /**
  * Paid chat (SPEC §3 Conversation and Chat message, §4 failed message states and read state,
@@ -22,6 +23,33 @@ export const ChatMedia = Type.Object({
   mediaUnlocked: Type.Boolean(),
 });
 export type ChatMedia = Static<typeof ChatMedia>;
+
+/**
+ * The states of a call that leave an entry in the pair's chat history (docs/calls.md "In the
+ * chat"): a call that was live and ended, a missed one, a declined one, a cancelled one. A
+ * call refused at once (busy, no credit) rang nobody and leaves none.
+ */
+export const ChatCallStates = ['ended', 'missed', 'declined', 'cancelled'] as const;
+export type ChatCallState = (typeof ChatCallStates)[number];
+
+/**
+ * A call entry as its viewer sees it: the message is then no bubble but a line of the history
+ * ("Video call · 3:02 · $4.80"). The message's sender is the caller, its receiver the callee.
+ * Serialised per viewer, as `seq` is: `amount` is what the call cost the caller (credits) or
+ * earned the callee (cents).
+ */
+export const ChatCall = Type.Object({
+  callId: Type.String(),
+  state: Type.Enum(ChatCallStates),
+  endReason: Type.Union([Type.Enum(CallEndReasons), Type.Null()]),
+  /** How long the call was live (0 when it never was). */
+  seconds: Type.Integer({ minimum: 0 }),
+  /** Minutes billed (for a free call, the minutes it lasted). */
+  minutes: Type.Integer({ minimum: 0 }),
+  /** The caller's cost in credits, or the callee's earnings in cents; 0 when free or never live. */
+  amount: Type.Integer({ minimum: 0 }),
+});
+export type ChatCall = Static<typeof ChatCall>;
 
 /**
  * One stored chat message (SPEC §3 Chat message). `id` is the server's order (ascending over
@@ -53,6 +81,8 @@ export const ChatMessage = Type.Object(
      * viewer sent or received has one, 1, 2, 3, … without gaps; `resume` continues after it.
      */
     seq: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Set on a call entry only: the call it tells of, as the viewer sees it. Such a message is free and has no text. */
+    call: Type.Optional(ChatCall),
   },
   // No $id: a conversation holds two messages (the last one and the last one reacted to), and
   // Fastify refuses a response schema in which one $id names two places.

@@ -5,6 +5,15 @@
  */
 import { ChatLimits, type ChatFailure } from '../../contract/constants';
 
+/**
+ * Whether a message from the partner counts as unread: any message — but of call entries only
+ * a missed call (docs/calls.md "In the chat"); a call that was talked, declined or cancelled
+ * is known to both. The server counts the same way.
+ */
+export function countsAsUnread(message: { call?: { state: string } }): boolean {
+  return message.call === undefined || message.call.state === 'missed';
+}
+
 /** SPEC §9: a time marker separates messages more than this far apart. */
 export const CHAT_TIME_GAP_MS: number = ChatLimits.timeGapMs;
 

@@ -6,7 +6,7 @@ import dialogStyles from '../ShareDialog/ShareDialog.module.css';
 import { TopUpDialog } from '../SubscriptionPurchase/TopUpDialog';
 import { UnlockMediaPopup } from '../UnlockMediaPopup/UnlockMediaPopup';
 import { VerifyEmailNotice } from '../VerifyEmailNotice/VerifyEmailNotice';
-import { useChatConversation, type ChatConversationState, type ChatMediaView, type ChatMessageView, type UseChatConversationOptions } from './useChatConversation';
+import { useChatConversation, type ChatCallView, type ChatConversationState, type ChatMediaView, type ChatMessageView, type UseChatConversationOptions } from './useChatConversation';
 import styles from './ChatConversation.module.css';
 
 export interface ChatConversationProps extends UseChatConversationOptions {
@@ -145,6 +145,8 @@ export function ChatConversationView(props: ViewProps) {
               <li key={row.key} className={styles.gap}>
                 <time dateTime={row.dateTime}>{row.label}</time>
               </li>
+            ) : row.kind === 'call' ? (
+              <CallRow key={row.key} call={row.call} />
             ) : (
               <MessageRow key={row.key} message={row.message} state={props} />
             ),
@@ -293,6 +295,28 @@ function MessageRow({ message, state }: { message: ChatMessageView; state: ChatC
           </div>
         </div>
       ) : null}
+    </li>
+  );
+}
+
+/** A call entry: its text says everything; the icon only repeats it for the eye. */
+function CallRow({ call }: { call: ChatCallView }) {
+  const paths: Record<ChatCallView['tone'], string> = {
+    // A video camera.
+    ended: 'M3 6.5A1.5 1.5 0 0 1 4.5 5h10A1.5 1.5 0 0 1 16 6.5v3.2l4.4-2.9A1 1 0 0 1 22 7.6v8.8a1 1 0 0 1-1.6.8L16 14.3v3.2a1.5 1.5 0 0 1-1.5 1.5h-10A1.5 1.5 0 0 1 3 17.5Z',
+    // A video camera with an arrow turned away: nobody answered.
+    missed: 'M3 6.5A1.5 1.5 0 0 1 4.5 5h10A1.5 1.5 0 0 1 16 6.5v3.2l4.4-2.9A1 1 0 0 1 22 7.6v8.8a1 1 0 0 1-1.6.8L16 14.3v3.2a1.5 1.5 0 0 1-1.5 1.5h-10A1.5 1.5 0 0 1 3 17.5ZM6 9.4 7.4 8l2.1 2.1L11.6 8 13 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1L6 13.6l2.1-2.1Z',
+    other: 'M3 6.5A1.5 1.5 0 0 1 4.5 5h10A1.5 1.5 0 0 1 16 6.5v3.2l4.4-2.9A1 1 0 0 1 22 7.6v8.8a1 1 0 0 1-1.6.8L16 14.3v3.2a1.5 1.5 0 0 1-1.5 1.5h-10A1.5 1.5 0 0 1 3 17.5ZM6 10.5h7v2H6Z',
+  };
+  return (
+    <li className={styles.call} data-testid="chat-call" data-tone={call.tone}>
+      <svg className={styles.callIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <path fill="currentColor" fillRule="evenodd" d={paths[call.tone]} />
+      </svg>
+      <span className={styles.callText}>{call.text}</span>
+      <time className={styles.callTime} dateTime={call.dateTime}>
+        {call.time}
+      </time>
     </li>
   );
 }

@@ -23,6 +23,7 @@ import { useFanstage } from '../FanstageProvider/context';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
 import type { UnlockSource } from '../UnlockMediaPopup/useUnlockMedia';
+import { callEntryText, type CallEntryText } from './callEntry';
 import { useChatConnection } from './useChatConnection';
 
 export interface ChatMediaView {
@@ -70,7 +71,20 @@ export interface ChatMessageView {
   canReact: boolean;
 }
 
-export type ChatRowView = { kind: 'gap'; key: string; label: string; dateTime: string } | { kind: 'message'; key: string; message: ChatMessageView };
+/** A call entry (docs/calls.md "In the chat"): a centred line of the history, not a bubble. */
+export interface ChatCallView {
+  key: string;
+  /** "Video call · 3:02 · $4.80", "Missed video call". */
+  text: string;
+  tone: CallEntryText['tone'];
+  time: string;
+  dateTime: string;
+}
+
+export type ChatRowView =
+  | { kind: 'gap'; key: string; label: string; dateTime: string }
+  | { kind: 'message'; key: string; message: ChatMessageView }
+  | { kind: 'call'; key: string; call: ChatCallView };
 
 export interface ChatConversationState {
   thread: ChatThread;
@@ -261,6 +275,11 @@ export function useChatConversation({ userId, visible = true, connect = true, no
   const rows: ChatRowView[] = items.map((row) => {
     if (row.kind === 'gap') return { kind: 'gap', key: row.key, label: gapLabel(row.at), dateTime: new Date(row.at).toISOString() };
     const item = row.message;
+    if (item.call) {
+      const entry = callEntryText(t, item.call, item.mine);
+      const dateTime = new Date(item.sendDt).toISOString();
+      return { kind: 'call', key: row.key, call: { key: item.key, text: entry.text, tone: entry.tone, time: stamp.format(item.sendDt), dateTime } };
+    }
     return {
       kind: 'message',
       key: row.key,
@@ -288,12 +307,15 @@ export function useChatConversation({ userId, visible = true, connect = true, no
   });
 
   const lastIncoming = [...items].reverse().find((row) => row.kind === 'message' && !row.message.mine);
+  const incomingCall = lastIncoming?.kind === 'message' ? lastIncoming.message.call : undefined;
   const announcement =
     lastIncoming && lastIncoming.kind === 'message' && loaded
-      ? t('chat.announce', {
-          name,
-          text: lastIncoming.message.text || (lastIncoming.message.giftId !== null ? t('chat.gift.received') : lastIncoming.message.media ? t('chat.media.received') : ''),
-        })
+      ? incomingCall
+        ? callEntryText(t, incomingCall, false).text
+        : t('chat.announce', {
+            name,
+            text: lastIncoming.message.text || (lastIncoming.message.giftId !== null ? t('chat.gift.received') : lastIncoming.message.media ? t('chat.media.received') : ''),
+          })
       : '';
 
   const byKey = (key: string): ChatItem | undefined => thread.items.peek().find((item) => item.key === key);

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { avatarUrl, chatReactionOf, relativeTime, relativeTimeRefreshMs, type ChatMessage, type Conversation } from '../../sdk';
+import { callEntryText } from '../ChatConversation/callEntry';
 import { useFanstage } from '../FanstageProvider/context';
 
 /** How long the search waits for the typing to pause before asking the server. */
@@ -143,6 +144,8 @@ export function useConversationList({
     }
     const message: ChatMessage | null = conversation.lastMessage;
     if (!message) return t('chat.list.noMessages');
+    // A call entry reads as in the conversation, with no "You:" (the text says whose call it was).
+    if (message.call) return callEntryText(t, message.call, message.senderId === viewerId).text;
     const body = message.text || (message.giftId !== null ? t('chat.list.gift') : message.media ? t(`chat.list.${message.media.mediaType}`) : '');
     return message.senderId === viewerId ? t('chat.list.mine', { text: body }) : body;
   }

@@ -890,10 +890,18 @@ export const chatMessages = pgTable(
     receiverReactionId: integer('receiver_reaction_id'),
     /** When the receiver reacted: unseen by the sender until the sender reads the conversation. */
     receiverReactedAt: timestamp('receiver_reacted_at', { withTimezone: true }),
+    /**
+     * A call entry (docs/calls.md "In the chat"): the call it tells of, written once by the
+     * transaction that ends the call. Its sender is the caller, its receiver the callee; what
+     * it shows (state, duration, minutes, each side's amount) is read from the call's row.
+     */
+    callId: text('call_id').references((): AnyPgColumn => calls.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('chat_messages_msg_idx').on(t.senderId, t.msgId),
+    // One entry per call: a close that runs again (a retry, two crash closers) writes nothing more.
+    uniqueIndex('chat_messages_call_idx').on(t.callId).where(sql`${t.callId} is not null`),
     index('chat_messages_pair_idx').on(t.lowUserId, t.highUserId, t.createdAt),
     index('chat_messages_sender_idx').on(t.senderId, t.id),
     index('chat_messages_receiver_idx').on(t.receiverId, t.id),

@@ -11,7 +11,7 @@
  */
 import { batch, effect } from '@preact/signals-core';
 import type { ServerMessageOf } from '../../../contract/realtime';
-import type { ChatRefusal } from '../../rules/chat';
+import { countsAsUnread, type ChatRefusal } from '../../rules/chat';
 import type { FanstageSocket } from '../../socket';
 import type { PartnerActivity } from './activity';
 import type { Conversations } from './conversations';
@@ -72,7 +72,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
         ...c,
         lastMessage: message,
         archived: false,
-        unreadCount: incoming && !read ? c.unreadCount + 1 : c.unreadCount,
+        unreadCount: incoming && !read && countsAsUnread(message) ? c.unreadCount + 1 : c.unreadCount,
       }));
       // A list not loaded yet takes the order of its first page; a search keeps its matches only.
       if (order.peek().includes(partner) || conversations.listsEveryone()) toTop(partner);

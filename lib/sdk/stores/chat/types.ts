@@ -3,7 +3,7 @@
  * what its parts tell each other about an open thread (`ThreadInternals`).
  */
 import type { ReadonlySignal } from '@preact/signals-core';
-import type { Account, ChatMessage, ChatMedia, Conversation, MassConversationList, MediaView } from '../../../contract';
+import type { Account, ChatCall, ChatMessage, ChatMedia, Conversation, MassConversationList, MediaView } from '../../../contract';
 import type { ChatFailure } from '../../../contract/constants';
 import type { SdkError } from '../../errors';
 import type { ChatRefusal, ChatRow, DeliveryState } from '../../rules/chat';
@@ -58,6 +58,8 @@ export interface ChatItem {
   readonly senderReactionId: number | null;
   readonly receiverReactionId: number | null;
   readonly massId: number | null;
+  /** A call entry (docs/calls.md "In the chat"): shown as a line of the history, not a bubble. */
+  readonly call?: ChatCall;
   /** Sent by the viewer. */
   readonly mine: boolean;
   /** SPEC §4 read state for the viewer's messages; 'sent' for the partner's. */

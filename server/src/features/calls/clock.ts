@@ -45,11 +45,11 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
     live.delete(callId);
   }
 
-  function ended(call: CallRow | undefined): void {
+  async function ended(call: CallRow | undefined): Promise<void> {
     if (call === undefined) return;
     forget(call.id);
     ringing.delete(call.id);
-    notices.ended(call);
+    await notices.ended(call);
   }
 
   /** Does every billing step of one call that is due at `at`, oldest first. */
@@ -84,7 +84,7 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
         continue;
       }
       // The next minute was never held: the call ends where the paid ones do.
-      ended(await service.end(call.id, 'couldNotBePaid', new Date(minuteEndsAt(started, step.call.settledThrough))));
+      await ended(await service.end(call.id, 'couldNotBePaid', new Date(minuteEndsAt(started, step.call.settledThrough))));
       return;
     }
   }
@@ -92,7 +92,7 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
   async function runTick(): Promise<void> {
     const at = now();
     if (ringing.size > 0) {
-      for (const call of await service.sweepRinging([...ringing])) ended(call);
+      for (const call of await service.sweepRinging([...ringing])) await ended(call);
       // Those answered or ended elsewhere are no longer this node's to time out.
       for (const row of await service.rows([...ringing])) if (row.state !== 'ringing') ringing.delete(row.id);
     }
@@ -113,7 +113,7 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
       if (at - goneSince >= DISCONNECT_GRACE_MS) {
         // Minutes are paid up to the moment the party was last there, plus the grace (a fan
         // pays the minutes begun while the call could still have gone on).
-        ended(await service.end(row.id, 'disconnected', new Date(Math.min(at, goneSince + DISCONNECT_GRACE_MS))));
+        await ended(await service.end(row.id, 'disconnected', new Date(Math.min(at, goneSince + DISCONNECT_GRACE_MS))));
         continue;
       }
       try {
@@ -187,7 +187,7 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
       const at = new Date(now());
       for (const id of [...live.keys()]) {
         try {
-          ended(await service.end(id, 'disconnected', at));
+          await ended(await service.end(id, 'disconnected', at));
         } catch (error) {
           log.warn({ err: error, callId: id }, 'calls: could not end a call while shutting down; it is closed once its lease lapses');
         }

@@ -19,7 +19,7 @@ export function registerCallJobs(jobs: Jobs, runtime: CallRuntime): void {
       const closed = [...(await runtime.service.closeLapsed()), ...(await runtime.service.sweepRinging())];
       for (const call of closed) {
         runtime.clock.forget(call.id);
-        runtime.notices.ended(call);
+        await runtime.notices.ended(call);
       }
       return closed.length;
     },

@@ -1,5 +1,7 @@
 import { CallStatus, type CallEndReason, type CallMessageBodies } from '../../../../lib/contract/calls';
 import type { CallMessageType, ServerMessage } from '../../../../lib/contract/realtime';
+import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/availability';
 import type { RealtimePublisher } from '../../realtime';
 import { secondsLeft, statusOfEnd } from './domain';
 import type { CallRow } from './service';
@@ -25,11 +27,14 @@ export function stopFor(call: CallRow, receiverId: number): ServerMessage {
   return callMessage(call.id, 'callStop', SERVER_SENDER, receiverId, { reason, status: statusOfEnd(reason), ...totals });
 }
 
+/** Tells both people of a call the entry its end wrote into their chat histories. */
+export type CallEntryDelivery = (callId: string) => Promise<unknown>;
+
 /**
  * What the calls feature tells people's sockets, on every node. Everything here is sent after
- * the change it tells of committed.
+ * the change it tells of committed. `deliverEntry` sends the chat entry of an ended call.
  */
-export function createCallNotices(realtime: RealtimePublisher) {
+export function createCallNotices(realtime: RealtimePublisher, deliverEntry?: CallEntryDelivery, log?: FastifyBaseLogger) {
   const to = (userId: number, message: ServerMessage) => realtime.publish(userId, message);
 
   return {
@@ -46,11 +51,22 @@ export function createCallNotices(realtime: RealtimePublisher) {
       if (call.agreedPrice > 0) this.timeLeft(call, now);
     },
 
-    /** The call ended: both parties get `callStop` with its reason and their totals; a declined caller also the `preAnswer`. */
-    ended(call: CallRow): void {
+    /**
+     * The call ended: both parties get `callStop` with its reason and their totals (a declined
+     * caller also the `preAnswer`), then the call's entry in their chat histories as a
+     * `chatMessage`. Resolves once that is sent; it never rejects — an entry that could not be
+     * sent now is in the database, and a client's `resume` brings it.
+     */
+    async ended(call: CallRow): Promise<void> {
       if (call.state === 'declined') to(call.callerId, callMessage(call.id, 'preAnswer', call.calleeId, call.callerId, { accept: false, status: CallStatus.declined }));
       to(call.callerId, stopFor(call, call.callerId));
       to(call.calleeId, stopFor(call, call.calleeId));
+      if (deliverEntry === undefined) return;
+      try {
+        await deliverEntry(call.id);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) log?.warn({ err: error, callId: call.id }, 'calls: could not send a call’s chat entry; a resume brings it');
+      }
     },
 
     /** The fan: how long the minutes held last, and what the call cost so far. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context';
+import { createChatService } from '../chat/service';
 import { createCallClock, type CallClock } from './clock';
 import { createCallNotices, type CallNotices } from './notices';
 import { createCallService, type CallService } from './service';
@@ -25,7 +26,8 @@ export function callRuntime(ctx: AppContext, log: FastifyBaseLogger = ctx.log): 
   if (existing !== undefined) return existing;
   const nodeId = randomBytes(8).toString('hex');
   const service = createCallService(ctx, nodeId);
-  const notices = createCallNotices(ctx.realtime);
+  const chat = createChatService(ctx);
+  const notices = createCallNotices(ctx.realtime, (callId) => chat.deliverCallEntry(callId), log);
   const runtime: CallRuntime = { nodeId, service, notices, clock: createCallClock(service, notices, ctx.clock, log) };
   runtimes.set(ctx.db, runtime);
   return runtime;

@@ -8,6 +8,7 @@ import { AppError } from '../../errors';
 import { account, balanceOf, inTransaction, release, reserve, settle, type Tx } from '../../ledger';
 import { balancesChanged } from '../../realtime/after-commit';
 import { isStaff } from '../chat/domain';
+import { storeCallEntry } from '../chat/service';
 import { recordNotification } from '../notifications/service';
 import {
   DISCONNECT_GRACE_MS,
@@ -162,9 +163,14 @@ export function createCallService(ctx: AppContext, nodeId: string) {
 
   /**
    * Ends a live call at `at`: the minutes up to `paidThrough` not yet settled are paid, every
-   * later hold is given back, and the record gets its totals. The caller has the row locked.
+   * later hold is given back, the record gets its totals and both chat histories an entry.
+   * The caller has the row locked.
    */
   async function closeLive(tx: Tx, row: CallRow, reason: CallEndReason, at: Date, paidThrough: number): Promise<CallRow> {
+    // The entry in both chat histories first: it takes the pair's conversation and stream
+    // locks before the ledger's accounts, as a paid chat message does. It shows the totals
+    // from this row once the transaction commits.
+    await storeCallEntry(tx, row, 'ended', now());
     let paid = 0;
     if (row.agreedPrice > 0) {
       for (let minute = row.settledThrough + 1; minute <= paidThrough; minute++) if (await payMinute(tx, row, minute, at)) paid += 1;
@@ -191,11 +197,15 @@ export function createCallService(ctx: AppContext, nodeId: string) {
     return ended!;
   }
 
-  /** Ends a ringing call: declined, cancelled, missed (with the callee's `missedCall`), noCredit, failed. */
+  /**
+   * Ends a ringing call: declined, cancelled, missed (with the callee's `missedCall`), noCredit,
+   * failed. The first three leave an entry in both chat histories.
+   */
   async function closeRinging(tx: Tx, row: CallRow, reason: CallEndReason, at: Date): Promise<CallRow> {
     const state = finalStateOf(reason, false);
     if (!canTransition('ringing', state)) throw new Error(`A ringing call cannot become ${state}`);
     const [ended] = await tx.update(calls).set({ state, endReason: reason, endedAt: at, leaseNode: null, leaseUntil: null }).where(eq(calls.id, row.id)).returning();
+    await storeCallEntry(tx, row, state, now());
     if (reason === 'missed') await recordNotification(tx, { userId: row.calleeId, type: 'missedCall', fromUserId: row.callerId });
     return ended!;
   }

@@ -55,7 +55,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
           notices.started(outcome.call, ctx.clock.now().getTime());
         } else if (outcome.kind === 'ended') {
           clock.forget(callId);
-          notices.ended(outcome.call);
+          await notices.ended(outcome.call);
         } else if (outcome.kind === 'over') {
           return [stopFor(outcome.call, userId)];
         }
@@ -66,7 +66,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
         if (outcome.kind === 'over') return [stopFor(outcome.call, userId)];
         if (outcome.kind === 'ended') {
           clock.forget(callId);
-          notices.ended(outcome.call);
+          await notices.ended(outcome.call);
         }
         return [];
       }

@@ -1,6 +1,8 @@
 import { ChatLimits, MassGroups, type MassGroupName } from '../../../../lib/contract/constants';
 import type { ErrorKey } from '../../../../lib/contract/errors';
 import { Int32 } from '../../../../lib/contract/bounds';
+import { ChatCallStates, type ChatCall, type ChatCallState } from '../../../../lib/contract/chat';
+import type { CallEndReason } from '../../../../lib/contract/calls';
 import { isPriceStep } from '../../../../lib/sdk/rules/price';
 
 /**
@@ -198,4 +200,57 @@ export function parseResume(fields: Record<string, unknown>): Parsed<number> {
   const value = fields.after;
   // Positions are int4 in the database; a larger cursor would make the query itself fail.
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= Int32.max ? { value } : { problem: 'invalid-request', field: 'after' };
+}
+
+/** A call entry's msgId, `call/<callId>`: a `/` no client msgId holds, so it never meets one. */
+export const callEntryMsgId = (callId: string) => `call${massCopySeparator}${callId}`;
+
+/**
+ * Whether a call that ended in `state` leaves an entry in the pair's chat history: a call
+ * that was live and ended, or one that rang and was missed, declined or cancelled. A call
+ * refused at once (busy, noCredit at the offer) rang nobody; one that failed or found the
+ * fan's wallet empty as it was accepted never became a conversation: they leave none.
+ */
+export function leavesCallEntry(state: string): state is ChatCallState {
+  return (ChatCallStates as readonly string[]).includes(state);
+}
+
+/**
+ * Whether a call entry counts as unread for its receiver (the callee; the caller sent it, so
+ * never for them): only a missed call — somebody rang and nobody answered. A call that was
+ * talked, declined or cancelled is something both people already know of.
+ */
+export function callEntryIsUnread(state: string): boolean {
+  return state === 'missed';
+}
+
+/** The call's row as much of it as an entry shows. */
+export interface CallEntrySource {
+  id: string;
+  callerId: number;
+  calleeId: number;
+  state: string;
+  endReason: string | null;
+  minutes: number;
+  cost: number;
+  earnings: number;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+/**
+ * A call entry as `viewerId` sees it: the caller what the call cost (credits), the callee
+ * what it earned (cents), nobody else anything. `seconds` is how long it was live.
+ */
+export function callEntryView(call: CallEntrySource, viewerId: number): ChatCall {
+  const seconds = call.startedAt !== null && call.endedAt !== null ? Math.max(0, Math.floor((call.endedAt.getTime() - call.startedAt.getTime()) / 1000)) : 0;
+  const amount = viewerId === call.callerId ? call.cost : viewerId === call.calleeId ? call.earnings : 0;
+  return {
+    callId: call.id,
+    state: leavesCallEntry(call.state) ? call.state : 'ended',
+    endReason: (call.endReason as CallEndReason | null) ?? null,
+    seconds,
+    minutes: call.minutes,
+    amount,
+  };
 }

@@ -15,6 +15,7 @@ import { ChatLimits, MassGroups, SubscriptionStatus, type MassGroupName } from '
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import {
+  calls,
   chatConversations,
   chatMassMessages,
   chatMessages,
@@ -42,15 +43,20 @@ import { profileColumns } from '../users/service';
 import { chatCounts } from './counts';
 import {
   acceptsPrice,
+  callEntryIsUnread,
+  callEntryMsgId,
+  callEntryView,
   chatPageSize,
   conversationPrice,
   customPriceProblem,
   isStaff,
   isSuspected,
+  leavesCallEntry,
   massCopySeparator,
   resumeLimit,
   suspectedStateAt,
   suspectedUntil,
+  type CallEntrySource,
   type ChatMessageInput,
   type MassMessageInput,
   type PricedSide,
@@ -94,8 +100,23 @@ const messageColumns = {
   suspectedUntil: chatMessages.suspectedUntil,
   senderReactionId: chatMessages.senderReactionId,
   receiverReactionId: chatMessages.receiverReactionId,
+  callId: chatMessages.callId,
   createdAt: chatMessages.createdAt,
 };
+/** What a call entry shows of its call. */
+const callEntryColumns = {
+  id: calls.id,
+  callerId: calls.callerId,
+  calleeId: calls.calleeId,
+  state: calls.state,
+  endReason: calls.endReason,
+  minutes: calls.minutes,
+  cost: calls.cost,
+  earnings: calls.earnings,
+  startedAt: calls.startedAt,
+  endedAt: calls.endedAt,
+};
+
 /** A stored message, with its position in the stream of the one who will read it when known. */
 type MessageRow = Pick<ChatMessageRow, keyof typeof messageColumns> & { seq?: number | null };
 
@@ -178,6 +199,36 @@ async function takeMassPositions(tx: Tx, massId: number, senderId: number): Prom
   return { seqFrom: seqTo - Number(sender.copies) + 1, seqTo };
 }
 
+/**
+ * Opens (on first use) and locks both sides of a pair, lower user id first, so that messages
+ * of one pair are stored one after the other whichever way they go, and never deadlock.
+ */
+async function lockPair(tx: Tx, senderId: number, receiverId: number) {
+  const ordered = senderId < receiverId ? [senderId, receiverId] : [receiverId, senderId];
+  await tx
+    .insert(chatConversations)
+    .values([
+      { userId: ordered[0]!, partnerId: ordered[1]! },
+      { userId: ordered[1]!, partnerId: ordered[0]! },
+    ])
+    .onConflictDoNothing();
+  const rows = await tx
+    .select()
+    .from(chatConversations)
+    .where(
+      or(
+        and(eq(chatConversations.userId, senderId), eq(chatConversations.partnerId, receiverId)),
+        and(eq(chatConversations.userId, receiverId), eq(chatConversations.partnerId, senderId)),
+      ),
+    )
+    .orderBy(asc(chatConversations.userId))
+    .for('update');
+  const mine = rows.find((row) => row.userId === senderId);
+  const theirs = rows.find((row) => row.userId === receiverId);
+  if (mine === undefined || theirs === undefined) throw new Error('a conversation could not be opened');
+  return { mine, theirs };
+}
+
 /** Messages of the pair `a`–`b`, either way, through the pair index. */
 function pairOf(a: number, b: number): SQL {
   return and(eq(chatMessages.lowUserId, Math.min(a, b)), eq(chatMessages.highUserId, Math.max(a, b)))!;
@@ -222,36 +273,6 @@ export function createChatService(ctx: AppContext) {
     return row;
   }
 
-  /**
-   * Opens (on first use) and locks both sides of a pair, lower user id first, so that messages
-   * of one pair are stored one after the other whichever way they go, and never deadlock.
-   */
-  async function lockPair(tx: Tx, senderId: number, receiverId: number) {
-    const ordered = senderId < receiverId ? [senderId, receiverId] : [receiverId, senderId];
-    await tx
-      .insert(chatConversations)
-      .values([
-        { userId: ordered[0]!, partnerId: ordered[1]! },
-        { userId: ordered[1]!, partnerId: ordered[0]! },
-      ])
-      .onConflictDoNothing();
-    const rows = await tx
-      .select()
-      .from(chatConversations)
-      .where(
-        or(
-          and(eq(chatConversations.userId, senderId), eq(chatConversations.partnerId, receiverId)),
-          and(eq(chatConversations.userId, receiverId), eq(chatConversations.partnerId, senderId)),
-        ),
-      )
-      .orderBy(asc(chatConversations.userId))
-      .for('update');
-    const mine = rows.find((row) => row.userId === senderId);
-    const theirs = rows.find((row) => row.userId === receiverId);
-    if (mine === undefined || theirs === undefined) throw new Error('a conversation could not be opened');
-    return { mine, theirs };
-  }
-
   /** A chat media the sender may send: their own, uploaded for chat, ready. */
   async function chatMediaOf(tx: Tx, ownerId: number, mediaId: number): Promise<{ id: number; price: number }> {
     const [row] = await tx
@@ -283,6 +304,9 @@ export function createChatService(ctx: AppContext) {
     const mediaIds = [...new Set(rows.map((row) => row.mediaId).filter((id): id is number => id !== null))];
     const mediaRows = new Map<number, MediaViewRow>();
     const unlocked = new Set<string>();
+    const callIds = [...new Set(rows.map((row) => row.callId).filter((id): id is string => id !== null))];
+    // A call entry shows what its call's row says now: the row is final once the entry exists.
+    const callRows = new Map<string, CallEntrySource>(callIds.length === 0 ? [] : (await db.select(callEntryColumns).from(calls).where(inArray(calls.id, callIds))).map((row) => [row.id, row]));
     if (mediaIds.length > 0) {
       const viewers = [...new Set(rows.map(viewerFor))];
       const [found, opened] = await Promise.all([
@@ -321,6 +345,7 @@ export function createChatService(ctx: AppContext) {
         receiverReactionId: row.receiverReactionId,
         massId: row.massId,
         ...(row.seq === null || row.seq === undefined ? {} : { seq: row.seq }),
+        ...(row.callId === null || !callRows.has(row.callId) ? {} : { call: callEntryView(callRows.get(row.callId)!, viewerId) }),
       };
     });
   }
@@ -376,9 +401,11 @@ export function createChatService(ctx: AppContext) {
           lastSuspectedAt: chatConversations.lastSuspectedAt,
         },
         theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
+        // A call entry counts only when the call was missed (docs/calls.md "In the chat").
         unread: sql<number>`(select count(*)::int from ${chatMessages} m
           where m.low_user_id = least(${viewerId}::int, ${users.id}) and m.high_user_id = greatest(${viewerId}::int, ${users.id})
-            and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never}))`,
+            and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
+            and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed')))`,
         lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
           where m.sender_id = ${viewerId} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
           order by m.receiver_reacted_at desc limit 1)`,
@@ -775,6 +802,18 @@ export function createChatService(ctx: AppContext) {
     /** The last position handed out in `userId`'s chat stream (0 before any message). */
     head: streamHead,
 
+    /**
+     * Tells both people of a call the entry `storeCallEntry` wrote for it, once the call's
+     * transaction committed: each gets a `chatMessage` with their own position and amount, the
+     * callee also `updateCount`. Nothing when the call left no entry. A node that dies before
+     * this loses nothing: the entry has its positions, and a `resume` brings it.
+     */
+    async deliverCallEntry(callId: string): Promise<ChatMessage | undefined> {
+      const [row] = await db.select(messageColumns).from(chatMessages).where(eq(chatMessages.callId, callId)).limit(1);
+      if (row === undefined) return undefined;
+      return deliver(row, false);
+    },
+
     /** `GET /api/chat/conversations`: the viewer's conversations, latest activity first, or the one with `senderId`. */
     async conversations(viewerId: number, query: ConversationsQuery): Promise<Conversation[]> {
       const viewer = await viewerSide(viewerId);
@@ -884,6 +923,40 @@ export function createChatService(ctx: AppContext) {
 }
 
 export type ChatService = ReturnType<typeof createChatService>;
+
+/**
+ * Writes the entry of a call that ended in `state` into the pair's chat history (docs/calls.md
+ * "In the chat"), in the transaction that ends the call: a free message from the caller to the
+ * callee with the call's id, taking a position in both people's chat streams like any message
+ * and becoming their conversation's latest. Keyed by the call (a unique index on `call_id`), so
+ * a close that runs again writes nothing more. The callee's conversation counts it unread only
+ * for a missed call. A state that leaves no entry (busy, noCredit, failed) writes nothing.
+ *
+ * Call it before any money of the call moves: it locks the pair's conversation and then the
+ * stream heads, the order a paid chat message takes them before the ledger's accounts.
+ */
+export async function storeCallEntry(tx: Tx, call: { id: string; callerId: number; calleeId: number }, state: string, at: Date): Promise<void> {
+  if (!leavesCallEntry(state)) return;
+  const { mine, theirs } = await lockPair(tx, call.callerId, call.calleeId);
+  // Every message of a pair is later than the one before (paging by sendDt never splits two).
+  const after = Math.max(mine.lastMessageAt?.getTime() ?? 0, theirs.lastMessageAt?.getTime() ?? 0) + 1;
+  const sentAt = new Date(Math.max(at.getTime(), after));
+  const [inserted] = await tx
+    .insert(chatMessages)
+    .values({ msgId: callEntryMsgId(call.id), senderId: call.callerId, receiverId: call.calleeId, text: '', price: 0, callId: call.id, createdAt: sentAt })
+    .onConflictDoNothing()
+    .returning({ id: chatMessages.id });
+  if (inserted === undefined) return;
+  await takePositions(tx, inserted.id, [call.callerId, call.calleeId]);
+  await tx
+    .update(chatConversations)
+    .set({ lastMessageId: inserted.id, lastMessageAt: sentAt, archived: false })
+    .where(and(eq(chatConversations.userId, call.callerId), eq(chatConversations.partnerId, call.calleeId)));
+  await tx
+    .update(chatConversations)
+    .set({ lastMessageId: inserted.id, lastMessageAt: sentAt, archived: false, ...(callEntryIsUnread(state) ? { lastIncomingAt: sentAt } : {}) })
+    .where(and(eq(chatConversations.userId, call.calleeId), eq(chatConversations.partnerId, call.callerId)));
+}
 
 /**
  * SPEC §4 "Block confirmation … leaves chat": the blocker's side of the conversation is

@@ -1,0 +1,3 @@
+ALTER TABLE "chat_messages" ADD COLUMN "call_id" text;--> statement-breakpoint
+ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_call_id_calls_id_fk" FOREIGN KEY ("call_id") REFERENCES "public"."calls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "chat_messages_call_idx" ON "chat_messages" USING btree ("call_id") WHERE "chat_messages"."call_id" is not null;
