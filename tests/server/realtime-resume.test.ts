@@ -522,7 +522,7 @@ describe.skipIf(!onPostgres)('while the database cannot be reached (PostgreSQL b
       expect(await sf.next(answers(msgId), from)).toEqual({ type: 'error', statusText: 'service-unavailable', ref: 'chatMessage', msgId });
       // Not only chat: any client message that needs the database says so.
       sf.send({ type: 'notificationsRead' });
-      expect(await sf.nextOf('error', from, (m) => m.ref === undefined)).toEqual({ type: 'error', statusText: 'service-unavailable' });
+      expect(await sf.nextOf('error', from, (m) => m.ref === 'notificationsRead')).toEqual({ type: 'error', statusText: 'service-unavailable', ref: 'notificationsRead' });
 
       await link.restore();
       const sc = await connectSocket(node, creator);
