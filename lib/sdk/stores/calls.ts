@@ -979,6 +979,11 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
         () => undefined,
       );
     }
+    // While it rings, what the answer will need is fetched: simple-peer and this call's ICE
+    // servers, so accepting goes straight to the connection.
+    void peerClass();
+    const ringing = state;
+    void iceServersFor(ringing);
     // The server rings for 120 s; nobody answering here, the ring stops a little after.
     addTimer(() => {
       if (current.peek()?.phase === 'ringing') {
@@ -1091,6 +1096,8 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       problem.value = 'offline';
       return { ok: false, problem: 'offline' };
     }
+    // simple-peer loads while the other side rings, not after she accepts.
+    void peerClass();
     // The server ends an unanswered ring after 120 s; if its word never comes, stop anyway.
     addTimer(() => {
       if (current.peek()?.phase === 'calling') {

@@ -33,6 +33,28 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
   const { service, clock, notices } = callRuntime(ctx, log);
   /** Open connections per user on this node: a party is gone when the last one closes. */
   const connections = new Map<number, number>();
+  /**
+   * Live calls as the relay last read them. A connection's signalling (its offer, answer and a
+   * dozen candidates) is relayed one message at a time; reading the call for each would put a
+   * database round trip before every one of them. Only live calls are kept, for a second: a call
+   * that ended meanwhile may relay signalling between its two parties for that second, which
+   * moves nothing; one that went live is read afresh until it is.
+   */
+  const liveCalls = new Map<string, { call: NonNullable<Awaited<ReturnType<typeof service.find>>>; until: number }>();
+
+  async function callToRelay(callId: string) {
+    const now = Date.now();
+    const kept = liveCalls.get(callId);
+    if (kept !== undefined && kept.until > now) return kept.call;
+    const call = await service.find(callId);
+    if (call?.state === 'live') {
+      if (liveCalls.size >= 10_000) for (const [id, entry] of liveCalls) if (entry.until <= now) liveCalls.delete(id);
+      liveCalls.set(callId, { call, until: now + 1_000 });
+    } else {
+      liveCalls.delete(callId);
+    }
+    return call;
+  }
 
   async function handle(userId: number, fields: Record<string, unknown>): Promise<ServerMessage[]> {
     const parsed = parseCallMessage(fields, userId);
@@ -62,6 +84,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
         return [];
       }
       case 'callStop': {
+        liveCalls.delete(callId);
         const outcome = await service.stop(userId, callId, receiverId);
         if (outcome.kind === 'over') return [stopFor(outcome.call, userId)];
         if (outcome.kind === 'ended') {
@@ -72,7 +95,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
       }
       default: {
         // Signalling, chat and gifts during the call: to the other party of an open call only.
-        const call = await service.find(callId);
+        const call = await callToRelay(callId);
         const parties = call === undefined ? [] : [call.callerId, call.calleeId];
         if (call === undefined || !isOpenState(call.state) || !parties.includes(userId) || !parties.includes(receiverId)) throw new AppError('call-not-found');
         if (liveOnlyCallTypes.has(type) && call.state !== 'live') throw new AppError('call-not-live');
