@@ -18,7 +18,8 @@ type Outcome = { kind: 'waiting' } | { kind: 'paid'; order: PaymentOrder } | { k
  * `/gopay-return?id=` (SPEC §2): where the card processor sends the payer back. It shows how
  * the order ended — paid (the new balance, and the way back to where the payment started),
  * declined (no money moved), still processing (checked again until it ends). Opened as the
- * payment popup of a widget or another tab, it tells the opener and offers to close.
+ * payment popup of a widget or another tab, it tells the opener, and closes itself once the
+ * order has ended (the opener shows the outcome); while it waits it offers to close.
  */
 export default function GopayReturn() {
   return (
@@ -41,14 +42,23 @@ function PaymentOutcome() {
   const inPopup = useRef(typeof window !== 'undefined' && window.opener !== null && window.opener !== window);
   usePageTitle(t('siteMoney.gopay.title'));
 
-  function tellOpener() {
-    if (!inPopup.current || !id) return;
+  function tellOpener(): boolean {
+    if (!inPopup.current || !id) return false;
     try {
+      const opener = window.opener as Window;
+      if (opener.closed) return false;
       // Only the order id travels: the opener asks the server for the outcome itself.
-      (window.opener as Window).postMessage({ type: PAYMENT_MESSAGE, id }, '*');
+      opener.postMessage({ type: PAYMENT_MESSAGE, id }, '*');
+      return true;
     } catch {
       // The opener went away; this page still shows the outcome.
+      return false;
     }
+  }
+
+  /** Told the outcome, the page that opened this window shows it; the window has done its part. */
+  function finishInPopup() {
+    if (tellOpener()) window.close();
   }
 
   useEffect(() => {
@@ -58,12 +68,12 @@ function PaymentOutcome() {
     fanstage.wallet.awaitPayment(id, { processor, signal: controller.signal }).then(
       (order) => {
         setOutcome({ kind: 'paid', order });
-        tellOpener();
+        finishInPopup();
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         setOutcome({ kind: 'failed', code: isSdkError(error) ? error.code : 'payment-failed' });
-        tellOpener();
+        finishInPopup();
       },
     );
     return () => controller.abort();

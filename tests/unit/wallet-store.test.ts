@@ -227,6 +227,29 @@ describe('the wallet store on the real server', { timeout: 30_000 }, () => {
     expect(await walletOf(server.app, account.id)).toBe(pkg.cValue);
   });
 
+  it('closes the card window only once /gopay-return in it has reported, never under a page still resuming its session', async () => {
+    // The return page resumes the session (a refresh that rotates the cookie) before it reports;
+    // a window closed under that request would leave the browser with a spent refresh token.
+    const silent = messageSource();
+    const quiet = cardWindows(cards.ok, messageSource());
+    const handles: PopupHandle[] = [];
+    const first = await as({}, { payments: { openWindow: (url) => handles[handles.push(quiet.open(url)) - 1]!, messages: silent, pollMs: 20 } });
+    const pkg = await firstPackage(first.fanstage);
+    const paid = await first.fanstage.wallet.topUp({ packageId: pkg.id, processor: 'sandbox', mode: 'popup' });
+    expect(paid.status).toBe('paid');
+    expect(handles).toHaveLength(1);
+    expect(handles[0]!.closed).toBe(false);
+
+    // Reported: the payer's page closes the window it opened.
+    const messages = messageSource();
+    const reporting = cardWindows(cards.ok, messages);
+    const opened: PopupHandle[] = [];
+    const second = await as({}, { payments: { openWindow: (url) => opened[opened.push(reporting.open(url)) - 1]!, messages, pollMs: 60_000 } });
+    expect((await second.fanstage.wallet.topUp({ packageId: pkg.id, processor: 'sandbox', mode: 'popup' })).status).toBe('paid');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.closed).toBe(true);
+  });
+
   it('stops waiting when the person closes the card window without paying', async () => {
     const opened: string[] = [];
     const handle = { closed: false, close: () => undefined, location: { set href(url: string) { opened.push(url); handle.closed = true; } } };

@@ -163,6 +163,12 @@ export function createCardPaymentFlow(client: FanstageClient, options: WalletSto
   let popup: PopupHandle | null = null;
   let pendingUrl: string | null = null;
   let current: AbortController | null = null;
+  /**
+   * Whether the card window has reached `/gopay-return` and said so. That page resumes the
+   * session before it reports; a window closed under it before then could lose the answer of
+   * that refresh, and with it the session's current token.
+   */
+  let popupReported = false;
 
   function tryOpen(url: string): PopupHandle | null {
     try {
@@ -226,6 +232,7 @@ export function createCardPaymentFlow(client: FanstageClient, options: WalletSto
         if (apiOrigin !== null && event.origin !== apiOrigin) return;
         const data = event.data as { type?: unknown; id?: unknown } | null;
         if (!data || data.type !== PAYMENT_MESSAGE || String(data.id) !== order.id) return;
+        popupReported = true;
         check();
       }
       function schedule(): void {
@@ -293,11 +300,18 @@ export function createCardPaymentFlow(client: FanstageClient, options: WalletSto
     return own;
   }
 
+  /**
+   * Ends a run. The card window is closed when the person gave up, or once `/gopay-return` in
+   * it has reported back (it closes itself too); before that it is left to finish, since the
+   * page may be resuming its session at that moment.
+   */
   function end(own: AbortController): void {
     if (current !== own) return;
     current = null;
     pendingUrl = null;
-    closePopup();
+    if (own.signal.aborted || popupReported) closePopup();
+    else popup = null;
+    popupReported = false;
     progress.value = null;
   }
 
@@ -307,6 +321,7 @@ export function createCardPaymentFlow(client: FanstageClient, options: WalletSto
   ): Promise<PaymentOrder> {
     const own = begin();
     // Opened before anything is awaited, so the click that called us still counts.
+    popupReported = false;
     if (runOptions.mode === 'popup' && runOptions.openPopupFirst) {
       closePopup();
       popup = tryOpen('about:blank');
