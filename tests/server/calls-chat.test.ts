@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, Conversation } from '../../lib/contract/chat';
@@ -17,6 +16,7 @@ import { eq } from '../support/db';
 import { apiCaller } from '../support/inject';
 import { expectLedgerBalanced, fundWallet } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
+import { acceptCall, CALL_PRICE, callingCreator, isCall, newCallId, sendCall } from '../support/calls';
 import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
 
 /**
@@ -42,35 +42,25 @@ afterAll(async () => {
 });
 
 const call = apiCaller(() => app);
-const PRICE = 128;
+const PRICE = CALL_PRICE;
 const fanPrice = () => fanPriceCents(PRICE, app.fanstage.config.priceSalt);
-const newCallId = () => randomBytes(16).toString('base64url');
+const send = sendCall;
 
 async function elapse(ms: number): Promise<void> {
   app.fanstage.clock.advance(ms);
   await calling.clock.tick();
 }
 
-async function creator(price = PRICE): Promise<TestAccount> {
-  const account = await createAccount(app, { seller: true });
-  expect((await call('PUT', '/api/users/me', account, { callPrice: price })).json.statusCode).toBeGreaterThan(0);
-  return account;
-}
+const creator = (price = PRICE): Promise<TestAccount> => callingCreator(app, price);
 
-type CallMessage = ServerMessageOf<'callMessage'>;
-const isCall = (callId: string, type: string) => (m: CallMessage) => m.callId === callId && m.callMessageType === type;
 const isEntryOf = (callId: string) => (m: ServerMessageOf<'chatMessage'>) => m.message.call?.callId === callId;
 
-function send(socket: SocketClient, callId: string, type: string, receiverId: number, body?: unknown): void {
-  socket.send({ type: 'callMessage', callId, callMessageType: type, receiverId, ...(body === undefined ? {} : { callMessageBody: body }) });
-}
-
-async function liveCall(fanSocket: SocketClient, creatorSocket: SocketClient, fan: TestAccount, star: TestAccount): Promise<string> {
+/** On sockets the two already hold: the fan rings the creator and she accepts. */
+async function liveCall(fanSocket: SocketClient, starSocket: SocketClient, fan: TestAccount, star: TestAccount): Promise<string> {
   const callId = newCallId();
-  send(fanSocket, callId, 'preOffer', star.id);
-  await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
-  send(creatorSocket, callId, 'preAnswer', fan.id, { accept: true });
-  await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
+  sendCall(fanSocket, callId, 'preOffer', star.id);
+  await starSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
+  await acceptCall({ callId, fanSocket, starSocket }, fan);
   return callId;
 }
 

@@ -19,7 +19,8 @@ import {
   type ProcessSettings,
   type ServerProcess,
 } from '../support/processes';
-import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
+import { isCall, liveCall } from '../support/calls';
+import { closeSockets, type SocketClient } from '../support/sockets';
 
 /**
  * Crash safety of paid calls (docs/calls.md "Crash safety"), with the server as an operator runs
@@ -78,20 +79,6 @@ async function start(settings: ProcessSettings, env?: Record<string, string>): P
   const server = await startServerProcess(settings, { env: { PRICE_SALT: String(SALT), ...env } });
   processes.push(server);
   return server;
-}
-
-const isCall = (callId: string, type: string) => (m: { type: string; callId?: string; callMessageType?: string }) => m.callId === callId && m.callMessageType === type;
-
-/** The fan rings the creator on `server` and she accepts. */
-async function liveCall(server: ServerProcess, fan: TestAccount, star: TestAccount): Promise<{ callId: string; fanSocket: SocketClient; starSocket: SocketClient }> {
-  const fanSocket = await connectSocket(server, fan);
-  const starSocket = await connectSocket(server, star);
-  const callId = randomBytes(16).toString('base64url');
-  fanSocket.send({ type: 'callMessage', callId, callMessageType: 'preOffer', receiverId: star.id });
-  await starSocket.next((m) => m.type === 'callMessage' && isCall(callId, 'preOffer')(m));
-  starSocket.send({ type: 'callMessage', callId, callMessageType: 'preAnswer', receiverId: fan.id, callMessageBody: { accept: true } });
-  await fanSocket.next((m) => m.type === 'callMessage' && isCall(callId, 'callStart')(m));
-  return { callId, fanSocket, starSocket };
 }
 
 /** `next` with more patience than the socket helper's 15 s. */

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
-import type { ServerMessageOf } from '../../lib/contract/realtime';
 import { calls, ledgerHolds, users } from '../../server/src/db/schema';
 import { callRuntime } from '../../server/src/features/calls/runtime';
 import { createAccount } from '../support/accounts';
 import { and, eq, sql } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
+import { acceptCall, isCall, newCallId, sendCall } from '../support/calls';
 import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
 
 /**
@@ -25,8 +24,6 @@ let nodeB: TestServer;
 
 const PRICE = 128;
 
-type CallMessage = ServerMessageOf<'callMessage'>;
-const isCall = (callId: string, type: string) => (m: CallMessage) => m.callId === callId && m.callMessageType === type;
 
 /** Publishes on node A until the socket on node B has it: B's Redis subscription may lag its start a moment. */
 async function busReady(client: SocketClient, userId: number): Promise<void> {
@@ -69,11 +66,10 @@ describe.skipIf(!runnable)(`calls across nodes (${runnable ? 'PostgreSQL + Redis
     const fanSocket = await connectSocket(nodeA, fan);
     const starSocket = await connectSocket(nodeB, star);
     await busReady(starSocket, star.id);
-    const callId = randomBytes(16).toString('base64url');
-    fanSocket.send({ type: 'callMessage', callId, callMessageType: 'preOffer', receiverId: star.id });
+    const callId = newCallId();
+    sendCall(fanSocket, callId, 'preOffer', star.id);
     await starSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
-    starSocket.send({ type: 'callMessage', callId, callMessageType: 'preAnswer', receiverId: fan.id, callMessageBody: { accept: true } });
-    await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
+    await acceptCall({ callId, fanSocket, starSocket }, fan);
 
     const [row] = await app.fanstage.db.select().from(calls).where(eq(calls.id, callId));
     expect(row).toMatchObject({ state: 'live', leaseNode: b.nodeId });

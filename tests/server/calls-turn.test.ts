@@ -1,13 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerMessageOf } from '../../lib/contract/realtime';
 import { buildSettings } from '../../server/src/features/settings/domain';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
 import { fundWallet } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
-import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
+import { callingCreator, isCall, newCallId, ringCall, sendCall } from '../support/calls';
+import { closeSockets } from '../support/sockets';
 
 /**
  * TURN credentials only for the two people of a call, and short-lived (docs/calls.md "ICE
@@ -38,29 +38,10 @@ afterAll(async () => {
 });
 
 const call = apiCaller(() => app);
-const newCallId = () => randomBytes(16).toString('base64url');
-type CallMessage = ServerMessageOf<'callMessage'>;
-const isCall = (callId: string, type: string) => (m: CallMessage) => m.callId === callId && m.callMessageType === type;
-
-function send(socket: SocketClient, callId: string, type: string, receiverId: number, body?: unknown): void {
-  socket.send({ type: 'callMessage', callId, callMessageType: type, receiverId, ...(body === undefined ? {} : { callMessageBody: body }) });
-}
-
-async function creator(): Promise<TestAccount> {
-  const account = await createAccount(app, { seller: true });
-  expect((await call('PUT', '/api/users/me', account, { callPrice: 128 })).json.statusCode).toBeGreaterThan(0);
-  return account;
-}
-
+const send = sendCall;
+const creator = (): Promise<TestAccount> => callingCreator(app);
 /** The fan rings the creator; she has it ringing. */
-async function ringingCall(testServer: TestServer, fan: TestAccount, star: TestAccount) {
-  const fanSocket = await connectSocket(testServer, fan);
-  const starSocket = await connectSocket(testServer, star);
-  const callId = newCallId();
-  send(fanSocket, callId, 'preOffer', star.id);
-  await starSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
-  return { callId, fanSocket, starSocket };
-}
+const ringingCall = ringCall;
 
 /** What coturn does with a credential of `use-auth-secret`: the password is the HMAC of the username under the shared secret. */
 function coturnAccepts(server: { username?: string; credential?: string }, secret: string): boolean {

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallStatus } from '../../lib/contract/calls';
-import type { ServerMessageOf } from '../../lib/contract/realtime';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 import { calls, ledgerHolds } from '../../server/src/db/schema';
 import { CALL_MINUTE_MS, DISCONNECT_GRACE_MS, LEASE_MS, RING_TIMEOUT_MS } from '../../server/src/features/calls/domain';
@@ -13,7 +11,8 @@ import { and, eq, sql } from '../support/db';
 import { apiCaller } from '../support/inject';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
-import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
+import { CALL_PRICE, callingCreator, isCall, liveCall as liveCallOn, newCallId, sendCall, type LiveCall } from '../support/calls';
+import { closeSockets, connectSocket } from '../support/sockets';
 
 /**
  * Paid calls on the server (docs/calls.md), over real sockets of a real server on a real
@@ -37,9 +36,9 @@ afterAll(async () => {
 
 const call = apiCaller(() => app);
 /** The creators' price: a call-minute step (stored cents); the fan pays it with the salt. */
-const PRICE = 128;
+const PRICE = CALL_PRICE;
 const fanPrice = () => fanPriceCents(PRICE, app.fanstage.config.priceSalt);
-const newCallId = () => randomBytes(16).toString('base64url');
+const send = sendCall;
 
 /** Moves the server's clock and waits for the billing clocks to do what is due. */
 async function elapse(ms: number): Promise<void> {
@@ -48,40 +47,10 @@ async function elapse(ms: number): Promise<void> {
 }
 
 /** A creator whose call price is `price` a minute, set as she would set it. */
-async function creator(price = PRICE): Promise<TestAccount> {
-  const account = await createAccount(app, { seller: true });
-  expect((await call('PUT', '/api/users/me', account, { callPrice: price })).json.statusCode).toBeGreaterThan(0);
-  return account;
-}
-
-type CallMessage = ServerMessageOf<'callMessage'>;
-
-const isCall = (callId: string, type: string) => (m: CallMessage) => m.callId === callId && m.callMessageType === type;
-
-function send(socket: SocketClient, callId: string, type: string, receiverId: number, body?: unknown): void {
-  socket.send({ type: 'callMessage', callId, callMessageType: type, receiverId, ...(body === undefined ? {} : { callMessageBody: body }) });
-}
-
-interface Live {
-  callId: string;
-  fanSocket: SocketClient;
-  creatorSocket: SocketClient;
-  /** The server's clock when the call went live (ms). */
-  started: number;
-}
+const creator = (price = PRICE): Promise<TestAccount> => callingCreator(app, price);
 
 /** The fan rings the creator and she accepts: both see callStart. */
-async function liveCall(fan: TestAccount, star: TestAccount): Promise<Live> {
-  const fanSocket = await connectSocket(server, fan);
-  const creatorSocket = await connectSocket(server, star);
-  const callId = newCallId();
-  send(fanSocket, callId, 'preOffer', star.id);
-  await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
-  send(creatorSocket, callId, 'preAnswer', fan.id, { accept: true });
-  const start = await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
-  await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
-  return { callId, fanSocket, creatorSocket, started: (start.callMessageBody as { started: number }).started };
-}
+const liveCall = (fan: TestAccount, star: TestAccount): Promise<LiveCall> => liveCallOn(server, fan, star);
 
 async function openHolds(callId: string) {
   return app.fanstage.db
@@ -101,11 +70,11 @@ describe('a paid call', () => {
     const star = await creator();
     await fundWallet(app, fan.id, 1000);
     const fanSocket = await connectSocket(server, fan);
-    const creatorSocket = await connectSocket(server, star);
+    const starSocket = await connectSocket(server, star);
     const callId = newCallId();
 
     send(fanSocket, callId, 'preOffer', star.id, { agreedPrice: 1 });
-    const offer = await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
+    const offer = await starSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
     // The prices are the server's, whatever the caller put in the body.
     expect(offer).toEqual({
       type: 'callMessage',
@@ -117,11 +86,11 @@ describe('a paid call', () => {
     });
     expect(await walletOf(app, fan.id)).toBe(1000);
 
-    send(creatorSocket, callId, 'preAnswer', fan.id, { accept: true });
+    send(starSocket, callId, 'preAnswer', fan.id, { accept: true });
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'preAnswer'))).toMatchObject({ senderId: star.id, callMessageBody: { accept: true, status: CallStatus.accepted } });
     const start = await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
     expect(start).toMatchObject({ senderId: 0, receiverId: fan.id });
-    await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
+    await starSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'timeLeft'))).toMatchObject({ senderId: 0, callMessageBody: { seconds: 60, minutes: 0, cost: 0 } });
     // The first minute is held from the wallet at once.
     expect(await walletOf(app, fan.id)).toBe(1000 - fanPrice());
@@ -134,7 +103,7 @@ describe('a paid call', () => {
     let from = fanSocket.mark;
     await elapse(30_000);
     expect(await fanSocket.nextOf('callMessage', from, isCall(callId, 'timeLeft'))).toMatchObject({ callMessageBody: { seconds: 60, minutes: 1, cost: fanPrice() } });
-    expect(await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callEarnings'))).toMatchObject({ senderId: 0, callMessageBody: { earnings: PRICE, minutes: 1 } });
+    expect(await starSocket.nextOf('callMessage', 0, isCall(callId, 'callEarnings'))).toMatchObject({ senderId: 0, callMessageBody: { earnings: PRICE, minutes: 1 } });
     expect(await earningsOf(app, star.id)).toBe(PRICE);
 
     // A clock moved by a minute and a half catches up step by step: minute 3 held, 2 paid, 4 held.
@@ -144,7 +113,7 @@ describe('a paid call', () => {
 
     // Hanging up in the third minute pays it in full and gives the fourth back.
     from = fanSocket.mark;
-    const creatorFrom = creatorSocket.mark;
+    const creatorFrom = starSocket.mark;
     send(fanSocket, callId, 'callStop', star.id);
     expect(await fanSocket.nextOf('callMessage', from, isCall(callId, 'callStop'))).toEqual({
       type: 'callMessage',
@@ -154,7 +123,7 @@ describe('a paid call', () => {
       receiverId: fan.id,
       callMessageBody: { reason: 'hangup', status: CallStatus.ended, minutes: 3, cost: 3 * fanPrice() },
     });
-    expect(await creatorSocket.nextOf('callMessage', creatorFrom, isCall(callId, 'callStop'))).toMatchObject({
+    expect(await starSocket.nextOf('callMessage', creatorFrom, isCall(callId, 'callStop'))).toMatchObject({
       callMessageBody: { reason: 'hangup', status: CallStatus.ended, minutes: 3, earnings: 3 * PRICE },
     });
     expect(await walletOf(app, fan.id)).toBe(1000 - 3 * fanPrice());
@@ -214,13 +183,13 @@ describe('a paid call', () => {
     const fan = await createAccount(app);
     const star = await creator();
     await fundWallet(app, fan.id, fanPrice());
-    const { callId, fanSocket, creatorSocket } = await liveCall(fan, star);
+    const { callId, fanSocket, starSocket } = await liveCall(fan, star);
     expect(await walletOf(app, fan.id)).toBe(0);
 
     await elapse(30_000);
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'askForMoney'))).toMatchObject({ senderId: 0, callMessageBody: { seconds: 30, pricePerMinute: fanPrice() } });
     // The creator is not told; the fan alone is asked.
-    expect(creatorSocket.all('callMessage').filter((m) => m.callMessageType === 'askForMoney')).toEqual([]);
+    expect(starSocket.all('callMessage').filter((m) => m.callMessageType === 'askForMoney')).toEqual([]);
 
     await fundWallet(app, fan.id, 500);
     await elapse(5_000);
@@ -230,7 +199,7 @@ describe('a paid call', () => {
 
     await elapse(25_000);
     expect(await record(callId)).toMatchObject({ state: 'live', minutes: 1, heldThrough: 2 });
-    send(creatorSocket, callId, 'callStop', fan.id);
+    send(starSocket, callId, 'callStop', fan.id);
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).toMatchObject({ callMessageBody: { reason: 'hangup', minutes: 2, cost: 2 * fanPrice() } });
     expect(await walletOf(app, fan.id)).toBe(fanPrice() + 500 - 2 * fanPrice());
     expect(await earningsOf(app, star.id)).toBe(2 * PRICE);
@@ -241,7 +210,7 @@ describe('a paid call', () => {
     const fan = await createAccount(app);
     const star = await creator();
     await fundWallet(app, fan.id, fanPrice() + 10);
-    const { callId, fanSocket, creatorSocket } = await liveCall(fan, star);
+    const { callId, fanSocket, starSocket } = await liveCall(fan, star);
 
     await elapse(30_000);
     await fanSocket.nextOf('callMessage', 0, isCall(callId, 'askForMoney'));
@@ -251,7 +220,7 @@ describe('a paid call', () => {
     await elapse(20_000);
     const stop = await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'));
     expect(stop.callMessageBody).toEqual({ reason: 'couldNotBePaid', status: CallStatus.couldNotBePaid, minutes: 1, cost: fanPrice() });
-    expect((await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'couldNotBePaid', earnings: PRICE });
+    expect((await starSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'couldNotBePaid', earnings: PRICE });
     expect(await record(callId)).toMatchObject({ state: 'ended', endReason: 'couldNotBePaid', minutes: 1 });
     expect((await record(callId)).endedAt!.getTime() - (await record(callId)).startedAt!.getTime()).toBe(CALL_MINUTE_MS);
 
@@ -279,14 +248,14 @@ describe('a paid call', () => {
     const star = await creator();
     await fundWallet(app, fan.id, 1000);
     const fanSocket = await connectSocket(server, fan);
-    const creatorSocket = await connectSocket(server, star);
+    const starSocket = await connectSocket(server, star);
     const callId = newCallId();
     send(fanSocket, callId, 'preOffer', star.id);
-    await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
+    await starSocket.nextOf('callMessage', 0, isCall(callId, 'preOffer'));
 
     // Ringing: a word may go, the media connection may not.
     send(fanSocket, callId, 'chatMessage', star.id, { text: '  hi there ', extra: 'dropped' });
-    expect(await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'chatMessage'))).toEqual({
+    expect(await starSocket.nextOf('callMessage', 0, isCall(callId, 'chatMessage'))).toEqual({
       type: 'callMessage',
       callId,
       callMessageType: 'chatMessage',
@@ -298,16 +267,16 @@ describe('a paid call', () => {
     send(fanSocket, callId, 'rtcOffer', star.id, { signal: { type: 'offer', sdp: 'v=0' } });
     expect(await fanSocket.nextOf('error', from)).toEqual({ type: 'error', statusText: 'call-not-live', ref: 'callMessage' });
 
-    send(creatorSocket, callId, 'preAnswer', fan.id, { accept: true });
+    send(starSocket, callId, 'preAnswer', fan.id, { accept: true });
     await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStart'));
     send(fanSocket, callId, 'rtcOffer', star.id, { signal: { type: 'offer', sdp: 'v=0' } });
-    expect(await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'rtcOffer'))).toMatchObject({ senderId: fan.id, callMessageBody: { signal: { type: 'offer', sdp: 'v=0' } } });
-    send(creatorSocket, callId, 'iceCandidate', fan.id, { signal: { candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host' } } });
+    expect(await starSocket.nextOf('callMessage', 0, isCall(callId, 'rtcOffer'))).toMatchObject({ senderId: fan.id, callMessageBody: { signal: { type: 'offer', sdp: 'v=0' } } });
+    send(starSocket, callId, 'iceCandidate', fan.id, { signal: { candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host' } } });
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'iceCandidate'))).toMatchObject({ senderId: star.id });
-    send(creatorSocket, callId, 'remoteStream', fan.id, { audio: true, video: false });
+    send(starSocket, callId, 'remoteStream', fan.id, { audio: true, video: false });
     expect(await fanSocket.nextOf('callMessage', 0, isCall(callId, 'remoteStream'))).toMatchObject({ callMessageBody: { audio: true, video: false } });
     send(fanSocket, callId, 'giftMessage', star.id, { giftId: 3 });
-    expect(await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'giftMessage'))).toMatchObject({ callMessageBody: { giftId: 3 } });
+    expect(await starSocket.nextOf('callMessage', 0, isCall(callId, 'giftMessage'))).toMatchObject({ callMessageBody: { giftId: 3 } });
 
     // Someone else, or a party writing to a third person, is not in this call.
     const stranger = await createAccount(app);
@@ -333,11 +302,11 @@ describe('a paid call', () => {
     expect(fanSocket.all('error', from).map((m) => m.statusText)).toEqual(['invalid-request', 'invalid-request', 'invalid-request', 'cannot-target-self']);
 
     send(fanSocket, callId, 'callStop', star.id);
-    await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'));
+    await starSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'));
     // An ended call carries nothing more.
-    from = creatorSocket.mark;
-    send(creatorSocket, callId, 'chatMessage', fan.id, { text: 'still there?' });
-    expect(await creatorSocket.nextOf('error', from)).toMatchObject({ statusText: 'call-not-found' });
+    from = starSocket.mark;
+    send(starSocket, callId, 'chatMessage', fan.id, { text: 'still there?' });
+    expect(await starSocket.nextOf('error', from)).toMatchObject({ statusText: 'call-not-found' });
     await expectLedgerBalanced(app);
   });
 });
@@ -347,17 +316,17 @@ describe('what the server refuses', () => {
     const fan = await createAccount(app);
     const star = await creator();
     await fundWallet(app, fan.id, fanPrice());
-    const { callId, fanSocket, creatorSocket } = await liveCall(fan, star);
+    const { callId, fanSocket, starSocket } = await liveCall(fan, star);
     await elapse(30_000);
     await fanSocket.nextOf('callMessage', 0, isCall(callId, 'askForMoney'));
 
     const from = fanSocket.mark;
-    const creatorFrom = creatorSocket.mark;
+    const creatorFrom = starSocket.mark;
     for (const type of ['creditOK', 'askForMoney', 'timeLeft', 'callEarnings', 'callStart']) send(fanSocket, callId, type, star.id, { seconds: 3600, earnings: 1 });
     await fanSocket.sync();
     expect(fanSocket.all('error', from).map((m) => [m.statusText, m.ref])).toEqual(Array(5).fill(['forbidden', 'callMessage']));
-    await creatorSocket.sync();
-    expect(creatorSocket.all('callMessage', creatorFrom)).toEqual([]);
+    await starSocket.sync();
+    expect(starSocket.all('callMessage', creatorFrom)).toEqual([]);
     // The forged creditOK held nothing: the call still ends when the paid minute does.
     await elapse(30_000);
     expect((await fanSocket.nextOf('callMessage', from, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'couldNotBePaid', minutes: 1 });
@@ -394,7 +363,7 @@ describe('what the server refuses', () => {
     const otherStar = await creator();
     await fundWallet(app, fan.id, 1000);
     await fundWallet(app, second.id, 1000);
-    const { callId, fanSocket, creatorSocket } = await liveCall(fan, star);
+    const { callId, fanSocket, starSocket } = await liveCall(fan, star);
 
     const secondSocket = await connectSocket(server, second);
     const busyId = newCallId();
@@ -407,12 +376,12 @@ describe('what the server refuses', () => {
       receiverId: second.id,
       callMessageBody: { accept: false, status: CallStatus.busy },
     });
-    await creatorSocket.sync();
-    expect(creatorSocket.all('callMessage').filter((m) => m.callId === busyId)).toEqual([]);
+    await starSocket.sync();
+    expect(starSocket.all('callMessage').filter((m) => m.callId === busyId)).toEqual([]);
     expect(await record(busyId)).toMatchObject({ state: 'busy', endReason: 'busy', callerId: second.id });
     // A busy call cannot be answered: it is over.
-    send(creatorSocket, busyId, 'preAnswer', second.id, { accept: true });
-    expect((await creatorSocket.nextOf('callMessage', 0, isCall(busyId, 'callStop'))).callMessageBody).toEqual({ reason: 'busy', status: CallStatus.busy, minutes: 0, earnings: 0 });
+    send(starSocket, busyId, 'preAnswer', second.id, { accept: true });
+    expect((await starSocket.nextOf('callMessage', 0, isCall(busyId, 'callStop'))).callMessageBody).toEqual({ reason: 'busy', status: CallStatus.busy, minutes: 0, earnings: 0 });
     expect(await record(callId)).toMatchObject({ state: 'live' });
 
     // The fan in a call cannot ring someone else meanwhile; the creator cannot call out either.
@@ -420,17 +389,17 @@ describe('what the server refuses', () => {
     send(fanSocket, fanBusy, 'preOffer', otherStar.id);
     expect((await fanSocket.nextOf('callMessage', 0, isCall(fanBusy, 'preAnswer'))).callMessageBody).toEqual({ accept: false, status: CallStatus.busy });
     const starBusy = newCallId();
-    send(creatorSocket, starBusy, 'preOffer', otherStar.id);
-    expect((await creatorSocket.nextOf('callMessage', 0, isCall(starBusy, 'preAnswer'))).callMessageBody).toEqual({ accept: false, status: CallStatus.busy });
+    send(starSocket, starBusy, 'preOffer', otherStar.id);
+    expect((await starSocket.nextOf('callMessage', 0, isCall(starBusy, 'preAnswer'))).callMessageBody).toEqual({ accept: false, status: CallStatus.busy });
 
     // Once the call ended, the creator takes calls again.
     send(fanSocket, callId, 'callStop', star.id);
-    await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'));
+    await starSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'));
     const again = newCallId();
     send(secondSocket, again, 'preOffer', star.id);
-    await creatorSocket.nextOf('callMessage', 0, isCall(again, 'preOffer'));
+    await starSocket.nextOf('callMessage', 0, isCall(again, 'preOffer'));
     send(secondSocket, again, 'callStop', star.id);
-    expect((await creatorSocket.nextOf('callMessage', 0, isCall(again, 'callStop'))).callMessageBody).toMatchObject({ reason: 'cancelled' });
+    expect((await starSocket.nextOf('callMessage', 0, isCall(again, 'callStop'))).callMessageBody).toMatchObject({ reason: 'cancelled' });
     await expectLedgerBalanced(app);
   });
 
@@ -578,7 +547,7 @@ describe('calls that end without a hang-up', () => {
     const fan = await createAccount(app);
     const star = await creator();
     await fundWallet(app, fan.id, 1000);
-    const { callId, creatorSocket, fanSocket } = await liveCall(fan, star);
+    const { callId, starSocket, fanSocket } = await liveCall(fan, star);
     await elapse(40_000);
     // The fan's only socket goes; back within the grace, the call goes on.
     fanSocket.close();
@@ -594,7 +563,7 @@ describe('calls that end without a hang-up', () => {
     await back.closed;
     await expect.poll(async () => (await record(callId)).callerGoneAt).not.toBeNull();
     await elapse(DISCONNECT_GRACE_MS);
-    expect((await creatorSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'disconnected', minutes: 2, earnings: 2 * PRICE });
+    expect((await starSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'disconnected', minutes: 2, earnings: 2 * PRICE });
     expect(await walletOf(app, fan.id)).toBe(1000 - 2 * fanPrice());
     expect(await openHolds(callId)).toEqual([]);
     await expectLedgerBalanced(app);
