@@ -53,7 +53,8 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
   const titleId = useId();
   const textId = useId();
   const [advanced, setAdvanced] = useState(false);
-  const [choice, setChoice] = useState<Record<Category, boolean>>({ preferences: true, statistics: true, marketing: true });
+  // Only what the person ticks: statistics and marketing start unticked (consent is opted into).
+  const [choice, setChoice] = useState<Record<Category, boolean>>({ preferences: true, statistics: false, marketing: false });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
 

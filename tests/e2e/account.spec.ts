@@ -64,7 +64,11 @@ test.describe('accounts on the reference site', () => {
     await gate.getByRole('button', { name: 'Show advanced cookie settings' }).click();
     await expect(gate.getByRole('checkbox', { name: /Necessary/ })).toBeChecked();
     await expect(gate.getByRole('checkbox', { name: /Necessary/ })).toBeDisabled();
-    await gate.getByRole('checkbox', { name: /Marketing/ }).uncheck();
+    // Consent is opted into: only the preferences start ticked.
+    await expect(gate.getByRole('checkbox', { name: /Preferences/ })).toBeChecked();
+    await expect(gate.getByRole('checkbox', { name: /Statistics/ })).not.toBeChecked();
+    await expect(gate.getByRole('checkbox', { name: /Marketing/ })).not.toBeChecked();
+    await gate.getByRole('checkbox', { name: /Statistics/ }).check();
     await gate.getByRole('button', { name: 'I am 18+, agree and save my choice' }).click();
     await expect(gate).toBeHidden();
     const cookies = Object.fromEntries((await context.cookies()).map((cookie) => [cookie.name, cookie.value]));
