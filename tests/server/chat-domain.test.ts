@@ -63,7 +63,24 @@ describe('the suspected rule', () => {
     for (const text of ['mail me: anna.b+x@mail.example.cz', 'call +420 777 123 456', 'my number 777-123-456', '(602) 123 4567', 'https://example.org/me', 'www.example.com', 'find me on onlyme.com']) {
       expect(looksOffPlatform(text), text).toBe(true);
     }
-    for (const text of ['see you at 8:30', 'I paid 1 500 credits', 'lol.', 'e.g. tomorrow', '12 34 56', 'version 2.0']) {
+    for (const text of ['call me on 777123456', 'whatsapp +4917612345678', '+1 (555) 010-4477']) {
+      expect(looksOffPlatform(text), text).toBe(true);
+    }
+    // Long numbers that are not phone numbers: amounts, counts, order and card numbers.
+    for (const text of [
+      'see you at 8:30',
+      'I paid 1 500 credits',
+      'lol.',
+      'e.g. tomorrow',
+      '12 34 56',
+      'version 2.0',
+      'my video got 1000000 views',
+      '1 000 000 fans one day!',
+      'that is 2.500.000 Kč',
+      'order 12345678901234567890',
+      'ticket 4821937',
+      'card 4242 4242 4242 4242 was declined',
+    ]) {
       expect(looksOffPlatform(text), text).toBe(false);
     }
   });

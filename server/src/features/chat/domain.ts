@@ -73,17 +73,34 @@ export function customPriceProblem(isSeller: boolean, customPrice: number | null
 
 /**
  * The suspected rule (SPEC §4 "a suspected chat is marked 24 h"): a message that tries to take
- * the conversation off the platform — it holds an e-mail address, a phone number (seven or
- * more digits, spaces, dots, dashes and brackets allowed between them) or a link (a scheme,
- * `www.`, or a name ending in a common top-level domain) — in a conversation where one side is
- * a seller and neither side is staff.
+ * the conversation off the platform — it holds an e-mail address, a phone number or a link (a
+ * scheme, `www.`, or a name ending in a common top-level domain) — in a conversation where one
+ * side is a seller and neither side is staff.
  */
 const emailPattern = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-const phonePattern = /(?:\+|\b)\d(?:[\s.\-()]{0,2}\d){6,}/;
+/** A run of digits with spaces, dots, dashes and brackets between them, maybe after a `+`. */
+const digitRunPattern = /(?:\+|\b)\d(?:[\s.\-()]{0,2}\d)*/g;
 const linkPattern = /\b(?:https?:\/\/|www\.)\S+|\b[A-Za-z0-9-]+\.(?:com|net|org|io|me|co|cz|sk|de|uk|info|biz|app|link|ly|gg|tv|xyz|site|online)\b/i;
 
+/**
+ * A phone number: 7 to 15 digits (E.164 has at most 15). Not one: a longer number (an order or
+ * card number), a round amount (`1 000 000`, `2500000`), or a bare run of fewer than nine digits
+ * written without a `+` or separators (a count, a code), where national numbers have nine or more.
+ */
+function holdsPhoneNumber(text: string): boolean {
+  for (const [run] of text.matchAll(digitRunPattern)) {
+    const digits = run.replace(/\D/g, '');
+    if (digits.length < 7 || digits.length > 15) continue;
+    const international = run.startsWith('+');
+    if (!international && digits.endsWith('000')) continue;
+    if (!international && digits.length < 9 && run === digits) continue;
+    return true;
+  }
+  return false;
+}
+
 export function looksOffPlatform(text: string): boolean {
-  return emailPattern.test(text) || phonePattern.test(text) || linkPattern.test(text);
+  return emailPattern.test(text) || holdsPhoneNumber(text) || linkPattern.test(text);
 }
 
 export function isSuspected(text: string, sender: PricedSide, receiver: PricedSide): boolean {
