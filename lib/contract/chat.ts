@@ -184,6 +184,8 @@ export const MassMessage = Type.Object(
     sendDt: Type.Integer(),
     /** How many people it was delivered to. */
     recipientsCount: Type.Integer({ minimum: 0 }),
+    /** How many of them unlocked its priced media (0 without one). */
+    unlocksCount: Type.Integer({ minimum: 0 }),
   },
   { $id: 'MassMessage' },
 );

@@ -74,6 +74,7 @@ export const ErrorKeys = [
   'already-subscribed',
   'invalid-amount',
   'payout-too-small',
+  'payout-destination-required',
   'couldnt-get-info-from-server',
   // chat
   'message-too-long',
@@ -83,6 +84,19 @@ export const ErrorKeys = [
   'call-not-found',
   'calls-not-offered',
   'call-not-live',
+  // partner programme and identity checks
+  'partner-wrong-state',
+  'partner-invalid-name',
+  'partner-invalid-street',
+  'partner-invalid-zip',
+  'partner-invalid-country',
+  'partner-invalid-iban',
+  'partner-invalid-company-id',
+  'id-check-not-started',
+  'id-check-pending',
+  'id-check-review',
+  'id-check-declined',
+  'callback-replayed',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -185,7 +185,7 @@ export const AffiliateQuery = Type.Object({
 });
 export type AffiliateQuery = Static<typeof AffiliateQuery>;
 
-/** `POST /api/users/aff-code {affCode}`: the affiliate who brought the viewer (their username). */
+/** `POST /api/users/aff-code {affCode}`: who invited the viewer (their invite code, SPEC §5). */
 export const AffCodeBody = Type.Object({ affCode: Type.String({ minLength: 1, maxLength: 64 }) });
 export type AffCodeBody = Static<typeof AffCodeBody>;
 export const AffCodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -204,8 +204,33 @@ export const Payout = Type.Object({
   method: Type.Enum([...PayoutMethods]),
   status: Type.Enum(['requested', 'sent', 'returned']),
   ts: Type.Integer(),
+  /** Where it is paid: the PayPal e-mail, or the card's brand and last digits (null for requests older than destinations). */
+  destination: Type.Union([Type.String(), Type.Null()]),
 });
 export type Payout = Static<typeof Payout>;
+
+/**
+ * Where a creator's payouts go (`GET`/`PUT /api/earnings/payout-destination`): a PayPal
+ * e-mail, or one of the creator's saved cards. `minimumCents` is the smallest payout.
+ */
+export const PayoutDestination = Type.Object(
+  {
+    method: Type.Union([Type.Enum([...PayoutMethods]), Type.Null()]),
+    paypalEmail: Type.Union([Type.String(), Type.Null()]),
+    card: Type.Union([Type.Object({ id: Type.Integer(), brand: Type.String(), last4: Type.String() }), Type.Null()]),
+    minimumCents: Type.Integer({ minimum: 1 }),
+  },
+  { $id: 'PayoutDestination' },
+);
+export type PayoutDestination = Static<typeof PayoutDestination>;
+
+/** PayPal needs `paypalEmail`, a card `cardId` (one of the creator's saved cards). */
+export const PayoutDestinationBody = Type.Object({
+  method: Type.Enum([...PayoutMethods]),
+  paypalEmail: Type.Optional(Type.String({ maxLength: 254 })),
+  cardId: Type.Optional(Int({ minimum: 1 })),
+});
+export type PayoutDestinationBody = Static<typeof PayoutDestinationBody>;
 export const PayoutList = Type.Array(Payout);
 export const PayoutIdParams = Type.Object({ id: Int({ minimum: 1 }) });
 

@@ -14,8 +14,8 @@ export const Offer = Type.Object(
     userId: Type.Integer(),
     name: Type.String(),
     priceCents: Type.Integer({ minimum: 1 }),
-    /** active or deleted. */
-    offerStatus: Type.Enum(['active', 'deleted']),
+    /** active, archived (no new subscribers; listed to its creator only) or deleted. */
+    offerStatus: Type.Enum(['active', 'archived', 'deleted']),
     activeSubscribersCount: Type.Integer({ minimum: 0 }),
     /** What a subscriber saves on the creator's priced post media: in credits (salted) and in cents. */
     savedGForPosts: Type.Integer({ minimum: 0 }),
@@ -36,6 +36,13 @@ export const CreateOfferBody = Type.Object({
   priceCents: Int({ minimum: 1 }),
 });
 export type CreateOfferBody = Static<typeof CreateOfferBody>;
+
+/** `PUT /api/subscription/offer/{id}`: a new price (a post-media price step above 0) and/or name. Subscribers keep the price they subscribed at. */
+export const UpdateOfferBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  priceCents: Type.Optional(Int({ minimum: 1 })),
+});
+export type UpdateOfferBody = Static<typeof UpdateOfferBody>;
 
 export const IdParams = Type.Object({ id: Int({ minimum: 1 }) });
 export const OfferIdParams = Type.Object({ offerId: Int({ minimum: 1 }) });

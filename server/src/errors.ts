@@ -71,6 +71,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'already-subscribed': 409,
   'invalid-amount': 400,
   'payout-too-small': 400,
+  'payout-destination-required': 409,
   'couldnt-get-info-from-server': 503,
   'message-too-long': 400,
   'message-not-found': 404,
@@ -78,6 +79,18 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'call-not-found': 404,
   'calls-not-offered': 403,
   'call-not-live': 409,
+  'partner-wrong-state': 409,
+  'partner-invalid-name': 400,
+  'partner-invalid-street': 400,
+  'partner-invalid-zip': 400,
+  'partner-invalid-country': 400,
+  'partner-invalid-iban': 400,
+  'partner-invalid-company-id': 400,
+  'id-check-not-started': 404,
+  'id-check-pending': 409,
+  'id-check-review': 409,
+  'id-check-declined': 409,
+  'callback-replayed': 409,
 };
 
 export class AppError extends Error {

@@ -6,7 +6,7 @@ import { apiCaller } from '../support/inject';
 import { eq } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 import { account, AFFILIATE_SHARE_PERCENT, balanceOf } from '../../server/src/ledger';
-import { payoutRequests, users } from '../../server/src/db/schema';
+import { paymentCards, payoutRequests, users } from '../../server/src/db/schema';
 import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from '../../server/src/features/spending/domain';
 
 let server: TestServer;
@@ -45,6 +45,20 @@ async function earningCreator(gift: Gift, times: number): Promise<{ creator: Tes
   await fundWallet(app, fan.id, gift.gValue * times);
   for (let i = 0; i < times; i++) await tip(fan, creator, gift);
   return { creator, fan };
+}
+
+/** A card the creator saved with the card processor (as buying credits by card leaves one). */
+async function savedCard(owner: TestAccount, last4 = '4242'): Promise<number> {
+  const [card] = await app.fanstage.db
+    .insert(paymentCards)
+    .values({ userId: owner.id, processor: 'sandbox', token: `tok_${owner.id}_${last4}`, brand: 'visa', last4, expMonth: 12, expYear: 2040 })
+    .returning({ id: paymentCards.id });
+  return card!.id;
+}
+
+async function payTo(creator: TestAccount, body: Record<string, unknown>): Promise<void> {
+  const answer = await call('PUT', '/api/earnings/payout-destination', creator, body);
+  expect(answer.json.statusCode).toBe(2);
 }
 
 const pending = () => balanceOf(app.fanstage.db, account.payoutsPending);
@@ -99,6 +113,7 @@ describe('payouts', () => {
     const earned = gift.cValue * times;
     expect(await earningsOf(app, creator.id)).toBe(earned);
     const pendingBefore = await pending();
+    await payTo(creator, { method: 'paypal', paypalEmail: 'creator@example.com' });
 
     const small = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS - 1 });
     expect([small.status, small.json.statusText]).toEqual([400, 'payout-too-small']);
@@ -116,12 +131,15 @@ describe('payouts', () => {
 
     // Past the resend window an identical request is a new one; a card payout is a new one at once.
     app.fanstage.clock.advance(PAYOUT_RESEND_WINDOW_MS + 1);
+    await payTo(creator, { method: 'card', cardId: await savedCard(creator) });
     const card = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS, method: 'card' });
     expect(card.json.body).toMatchObject({ method: 'card', status: 'requested' });
     expect(card.json.body.id).not.toBe(first.json.body.id);
     const rest = earned - 2 * MIN_PAYOUT_CENTS;
     expect(await earningsOf(app, creator.id)).toBe(rest);
     expect(rest).toBeLessThan(MIN_PAYOUT_CENTS);
+    // (Past the resend window, or it would be taken for a resend of the card request.)
+    app.fanstage.clock.advance(PAYOUT_RESEND_WINDOW_MS + 1);
     const overdrawn = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS });
     expect([overdrawn.status, overdrawn.json.statusText]).toEqual([402, 'noMoney']);
     expect(await earningsOf(app, creator.id)).toBe(rest);
@@ -140,6 +158,7 @@ describe('payouts', () => {
     const gift = (await gifts()).find((g) => g.cValue >= 1000)!;
     const { creator } = await earningCreator(gift, Math.ceil(MIN_PAYOUT_CENTS / gift.cValue));
     const admin = await createAccount(app, { level: 500 });
+    await payTo(creator, { method: 'card', cardId: await savedCard(creator) });
     const payout = (await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS, method: 'card' })).json.body;
     const [pendingBefore, sentBefore] = [await pending(), await sent()];
 
@@ -166,6 +185,72 @@ describe('payouts', () => {
   });
 });
 
+describe('the payout destination', () => {
+  it('is asked for before a payout, kept per creator, and each request keeps where it was paid', async () => {
+    const gift = (await gifts()).find((g) => g.cValue >= 1000)!;
+    const { creator } = await earningCreator(gift, Math.ceil((MIN_PAYOUT_CENTS * 2) / gift.cValue));
+
+    // Nothing kept yet: the minimum is shown, and a payout is refused without moving money.
+    expect((await call('GET', '/api/earnings/payout-destination', creator)).json.body).toEqual({ method: null, paypalEmail: null, card: null, minimumCents: MIN_PAYOUT_CENTS });
+    const without = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS });
+    expect([without.status, without.json.statusText]).toEqual([409, 'payout-destination-required']);
+    // The refusal under the minimum names it.
+    const small = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS - 1 });
+    expect(small.json).toMatchObject({ statusCode: -1, statusText: 'payout-too-small', body: { minimum: MIN_PAYOUT_CENTS } });
+    expect(await app.fanstage.db.select().from(payoutRequests).where(eq(payoutRequests.userId, creator.id))).toHaveLength(0);
+
+    const bad = await call('PUT', '/api/earnings/payout-destination', creator, { method: 'paypal', paypalEmail: 'not an address' });
+    expect([bad.status, bad.json.statusText]).toEqual([400, 'invalid-email']);
+    const kept = await call('PUT', '/api/earnings/payout-destination', creator, { method: 'paypal', paypalEmail: ' lucy@example.com ' });
+    expect(kept.json.body).toEqual({ method: 'paypal', paypalEmail: 'lucy@example.com', card: null, minimumCents: MIN_PAYOUT_CENTS });
+    expect((await call('GET', '/api/earnings/payout-destination', creator)).json.body.paypalEmail).toBe('lucy@example.com');
+    // A card payout needs a card kept: PayPal is what is kept.
+    const cardFirst = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS, method: 'card' });
+    expect(cardFirst.json.statusText).toBe('payout-destination-required');
+
+    const paypal = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS });
+    expect(paypal.json.body).toMatchObject({ method: 'paypal', destination: 'lucy@example.com', status: 'requested' });
+
+    const cardId = await savedCard(creator, '1881');
+    const toCard = await call('PUT', '/api/earnings/payout-destination', creator, { method: 'card', cardId });
+    expect(toCard.json.body).toEqual({ method: 'card', paypalEmail: 'lucy@example.com', card: { id: cardId, brand: 'visa', last4: '1881' }, minimumCents: MIN_PAYOUT_CENTS });
+    const card = await call('POST', '/api/earnings/payout', creator, { cPayout: MIN_PAYOUT_CENTS });
+    expect(card.json.body).toMatchObject({ method: 'card', destination: 'visa •••• 1881' });
+
+    // The history keeps where each went, whatever the destination is now.
+    await payTo(creator, { method: 'paypal', paypalEmail: 'new@example.com' });
+    const history = (await call('GET', '/api/earnings/payouts', creator)).json.body;
+    expect(history.map((p: { destination: string }) => p.destination)).toEqual(['visa •••• 1881', 'lucy@example.com']);
+
+    // A card removed from the saved cards is no destination any more.
+    await payTo(creator, { method: 'card', cardId });
+    await app.fanstage.db.update(paymentCards).set({ deletedAt: new Date() }).where(eq(paymentCards.id, cardId));
+    expect((await call('GET', '/api/earnings/payout-destination', creator)).json.body).toMatchObject({ method: null, card: null });
+    await expectLedgerBalanced(app);
+  });
+
+  it('is one’s own: a stranger’s card is refused, a visitor is not let in, bad input gets the envelope', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const stranger = await createAccount(app, { seller: true });
+    const theirs = await savedCard(stranger, '5555');
+    const taken = await call('PUT', '/api/earnings/payout-destination', creator, { method: 'card', cardId: theirs });
+    expect([taken.status, taken.json.statusText]).toEqual([404, 'card-not-found']);
+    expect((await call('GET', '/api/earnings/payout-destination', creator)).json.body.method).toBeNull();
+    // The stranger's own destination is theirs alone.
+    await payTo(stranger, { method: 'paypal', paypalEmail: 'stranger@example.com' });
+    expect((await call('GET', '/api/earnings/payout-destination', creator)).json.body.paypalEmail).toBeNull();
+
+    expect((await call('GET', '/api/earnings/payout-destination')).status).toBe(401);
+    expect((await call('PUT', '/api/earnings/payout-destination', undefined, { method: 'paypal', paypalEmail: 'x@example.com' })).status).toBe(401);
+    for (const body of [{}, { method: 'cash' }, { method: 'card' }, { method: 'card', cardId: 'x' }, { method: 'paypal' }, { method: 'paypal', paypalEmail: 'a'.repeat(300) }]) {
+      const answer = await call('PUT', '/api/earnings/payout-destination', creator, body);
+      expect(answer.json.statusCode).toBe(-1);
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+    }
+  });
+});
+
 describe('the earnings acknowledgement', () => {
   it('never goes above the balance and dismisses the first-earnings popup once', async () => {
     const gift = (await gifts())[0]!;
@@ -186,23 +271,23 @@ describe('the earnings acknowledgement', () => {
 });
 
 describe('affiliates', () => {
-  it('record the referrer once, never oneself, and only someone who exists', async () => {
+  it('record the inviter once, never oneself, and only someone who exists', async () => {
     const referrer = await createAccount(app, { seller: true });
     const other = await createAccount(app);
     const fan = await createAccount(app);
     const referrerOf = async () => (await app.fanstage.db.select({ id: users.referrerId }).from(users).where(eq(users.id, fan.id)))[0]!.id;
+    const codeOf = async (who: TestAccount) => (await call('GET', '/api/users/invite', who)).json.body.code as string;
 
-    expect((await call('POST', '/api/users/aff-code', fan, { affCode: fan.username })).json.statusText).toBe('cannot-target-self');
+    expect((await call('POST', '/api/users/aff-code', fan, { affCode: await codeOf(fan) })).json.statusText).toBe('cannot-target-self');
     expect((await call('POST', '/api/users/aff-code', fan, { affCode: 'nobody.by.this.name' })).json.statusText).toBe('user-not-found');
-    expect((await call('POST', '/api/users/aff-code', fan, { affCode: referrer.username.toUpperCase() })).json.statusCode).toBe(1);
+    expect((await call('POST', '/api/users/aff-code', fan, { affCode: (await codeOf(referrer)).toLowerCase() })).json.statusCode).toBe(1);
     expect(await referrerOf()).toBe(referrer.id);
-    expect((await call('POST', '/api/users/aff-code', fan, { affCode: other.username })).json.statusCode).toBe(1);
+    expect((await call('POST', '/api/users/aff-code', fan, { affCode: await codeOf(other) })).json.statusCode).toBe(1);
     expect(await referrerOf()).toBe(referrer.id);
     expect((await call('POST', '/api/users/aff-code', fan, {})).json.statusCode).toBe(-1);
 
-    const profile = await call('GET', `/papi/users/aff-code/${referrer.username}`);
-    expect(profile.json.body).toMatchObject({ id: referrer.id, username: referrer.username, isSeller: true });
-    expect(profile.json.body).not.toHaveProperty('email');
+    const profile = await call('GET', `/papi/users/aff-code/${await codeOf(referrer)}`);
+    expect(profile.json.body).toEqual({ username: referrer.username, displayName: referrer.username, avatarMedia: null });
     expect((await call('GET', '/papi/users/aff-code/nobody.by.this.name')).json.statusText).toBe('user-not-found');
   });
 
@@ -211,7 +296,7 @@ describe('affiliates', () => {
     const referrer = await createAccount(app, { seller: true });
     const creator = await createAccount(app, { seller: true });
     const [fan, stranger] = [await createAccount(app), await createAccount(app)];
-    await call('POST', '/api/users/aff-code', fan, { affCode: referrer.username });
+    await call('POST', '/api/users/aff-code', fan, { affCode: (await call('GET', '/api/users/invite', referrer)).json.body.code });
     await fundWallet(app, fan.id, gift.gValue * 2);
     await fundWallet(app, stranger.id, gift.gValue);
     await tip(fan, creator, gift);

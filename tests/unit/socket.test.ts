@@ -489,7 +489,7 @@ describe('fanstage.socket', () => {
     server.send(connection, { type: 'resumed', last: 3, more: false });
     // Live 4, then a mass message of the viewer's whose copies took 5…7.
     server.send(connection, { type: 'chatMessage', message: chatMessage(14, 4) });
-    server.send(connection, { type: 'massChatMessage', message: { id: 1, msgId: 'm', recGroup: 'followers', text: 'hi', media: null, sendDt: 1, recipientsCount: 3 }, seqFrom: 5, seqTo: 7 });
+    server.send(connection, { type: 'massChatMessage', message: { id: 1, msgId: 'm', recGroup: 'followers', text: 'hi', media: null, sendDt: 1, recipientsCount: 3, unlocksCount: 0 }, seqFrom: 5, seqTo: 7 });
     await handled();
     await reconnect();
     await vi.waitFor(() => expect(resumes().at(-1)).toEqual({ type: 'resume', after: 7 }));

@@ -81,6 +81,11 @@ export const users = pgTable(
     notificationsReadAt: timestamp('notifications_read_at', { withTimezone: true }),
     /** The affiliate who brought this user (POST /api/users/aff-code); earns a share of the platform's fee on their spending. */
     referrerId: integer('referrer_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /**
+     * The 8-character invite code of the user's invite link (`/?aff=CODE`), upper case; given on
+     * first request (GET /api/users/invite), never changed after.
+     */
+    inviteCode: text('invite_code'),
     /** Earnings (cents) the creator has seen: the badge shows the balance above it (SPEC §3 myCbalance_acked). */
     earningsAcked: bigint('earnings_acked', { mode: 'number' }).notNull().default(0),
     /** When the creator dismissed the first-earnings popup; null until then. */
@@ -93,6 +98,7 @@ export const users = pgTable(
     index('users_creators_idx').on(t.followersCount).where(sql`${t.isSeller} or ${t.isPartner}`),
     index('users_search_idx').using('gin', sql`to_tsvector('simple', ${t.username} || ' ' || ${t.displayName})`),
     index('users_last_seen_idx').on(t.lastSeenAt),
+    uniqueIndex('users_invite_code_idx').on(t.inviteCode).where(sql`${t.inviteCode} is not null`),
   ],
 );
 
@@ -731,6 +737,8 @@ export const subscriptionOffers = pgTable(
     priceCents: integer('price_cents').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Archived: no longer offered to new subscribers; those subscribed keep renewing. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [index('subscription_offers_user_idx').on(t.userId)],
 );
@@ -788,9 +796,26 @@ export const payoutRequests = pgTable(
     status: text('status').notNull().default('requested'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Where it is to be paid, as it was when asked: the PayPal e-mail, or the card's brand and last digits. */
+    destination: text('destination'),
   },
   (t) => [index('payout_requests_user_idx').on(t.userId, t.createdAt.desc())],
 );
+
+/**
+ * Where a creator's payouts go (one per creator): a PayPal e-mail, or one of the creator's
+ * cards saved with the card processor (only its token is held, never a card number).
+ */
+export const payoutDestinations = pgTable('payout_destinations', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** paypal or card. */
+  method: text('method').notNull(),
+  paypalEmail: text('paypal_email'),
+  cardId: integer('card_id').references(() => paymentCards.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * One side of a conversation (SPEC §3 Conversation): `userId`'s view of the chat with
@@ -907,6 +932,7 @@ export const chatMessages = pgTable(
     index('chat_messages_receiver_idx').on(t.receiverId, t.id),
     index('chat_messages_reactions_idx').on(t.senderId, t.receiverReactedAt).where(sql`${t.receiverReactedAt} is not null`),
     index('chat_messages_media_idx').on(t.lowUserId, t.highUserId, t.id).where(sql`${t.mediaId} is not null`),
+    index('chat_messages_mass_idx').on(t.massId).where(sql`${t.massId} is not null`),
   ],
 );
 
@@ -1003,6 +1029,111 @@ export const calls = pgTable(
     check('calls_state', sql`${t.state} in ('ringing', 'live', 'ended', 'declined', 'cancelled', 'missed', 'busy', 'noCredit', 'failed')`),
     check('calls_amounts', sql`${t.agreedPrice} >= 0 and ${t.earningsPrice} >= 0 and ${t.minutes} >= 0 and ${t.heldThrough} >= ${t.settledThrough}`),
   ],
+);
+
+/**
+ * The partner form of a person who applies to the partner programme (SPEC §2
+ * /partner-registration): who and where the money goes, validated with the settings' partner
+ * expressions. `partnerCode` is the partner's own `C-` code, given on approval; `referredCode`
+ * the code of the partner who brought the applicant (`reg-done?companyCode`).
+ */
+export const partnerApplications = pgTable(
+  'partner_applications',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    street: text('street').notNull(),
+    zip: text('zip').notNull(),
+    /** ISO 3166-1 alpha-2. */
+    country: text('country').notNull(),
+    /** Upper case, without spaces. */
+    iban: text('iban').notNull(),
+    companyId: text('company_id'),
+    partnerCode: text('partner_code'),
+    referredCode: text('referred_code'),
+    /** The administrator's reason of the last decline, shown to the applicant. */
+    declineReason: text('decline_reason'),
+    /** SPEC §5 actionGirl: 0 none, 1 offered, 2 accepted, 3 refused. */
+    actionGirlState: smallint('action_girl_state').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the registration was finished (reg-done). */
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('partner_applications_code_idx').on(t.partnerCode).where(sql`${t.partnerCode} is not null`)],
+);
+
+/**
+ * Identity checks at an identity provider (docs/identity.md): one row per attempt. `status`
+ * is the provider's verdict once its signed callback arrived.
+ */
+export const identityChecks = pgTable(
+  'identity_checks',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    status: text('status').notNull(),
+    /** The provider's own reference of the check. */
+    externalId: text('external_id'),
+    /** The provider's or the administrator's reason of a decline or a review. */
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('identity_checks_user_idx').on(t.userId, t.createdAt),
+    check('identity_checks_status', sql`${t.status} in ('started', 'approved', 'declined', 'review', 'cancelled')`),
+  ],
+);
+
+/** The pictures of an identity check (ID front, back, selfie): only their owner and administrators see them. */
+export const identityDocuments = pgTable(
+  'identity_documents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    checkId: text('check_id')
+      .notNull()
+      .references(() => identityChecks.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    storageKey: text('storage_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('identity_documents_check_kind_idx').on(t.checkId, t.kind), check('identity_documents_kind', sql`${t.kind} in ('front', 'back', 'selfie')`)],
+);
+
+/** Every provider callback taken, by its event id: the same callback sent again is refused. */
+export const identityCallbacks = pgTable('identity_callbacks', {
+  eventId: text('event_id').primaryKey(),
+  checkId: text('check_id').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The administrators' decisions on partner applications and identity checks: who, what, when, why. */
+export const partnerDecisions = pgTable(
+  'partner_decisions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    adminId: integer('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    fromState: smallint('from_state').notNull(),
+    toState: smallint('to_state').notNull(),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('partner_decisions_user_idx').on(t.userId, t.createdAt)],
 );
 
 export type UserRow = typeof users.$inferSelect;

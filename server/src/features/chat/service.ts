@@ -487,6 +487,18 @@ export function createChatService(ctx: AppContext) {
     const mediaIds = [...new Set(rows.map((row) => row.mediaId).filter((id): id is number => id !== null))];
     const mediaRows = new Map<number, MediaViewRow>();
     if (mediaIds.length > 0) for (const row of await db.select(mediaViewColumns).from(media).where(inArray(media.id, mediaIds))) mediaRows.set(row.id, row);
+    // Unlocks by the receivers of each message's copies (the same media may travel in other chats too).
+    const withMedia = rows.filter((row) => row.mediaId !== null).map((row) => row.id);
+    const unlocks = new Map<number, number>();
+    if (withMedia.length > 0) {
+      const counted = await db
+        .select({ massId: chatMessages.massId, count: sql<number>`count(*)::int` })
+        .from(chatMessages)
+        .innerJoin(mediaUnlocks, and(eq(mediaUnlocks.userId, chatMessages.receiverId), eq(mediaUnlocks.mediaId, chatMessages.mediaId)))
+        .where(inArray(chatMessages.massId, withMedia))
+        .groupBy(chatMessages.massId);
+      for (const row of counted) if (row.massId !== null) unlocks.set(row.massId, Number(row.count));
+    }
     return rows.map((row) => {
       const mediaRow = row.mediaId === null ? undefined : mediaRows.get(row.mediaId);
       return {
@@ -497,6 +509,7 @@ export function createChatService(ctx: AppContext) {
         media: mediaRow === undefined ? null : { ...toMediaView(mediaRow, senderId, true, ctx.unlockKeys), mediaUnlocked: true },
         sendDt: row.createdAt.getTime(),
         recipientsCount: row.recipientsCount,
+        unlocksCount: unlocks.get(row.id) ?? 0,
       };
     });
   }

@@ -31,6 +31,22 @@ export interface DemoUser {
  */
 export const demoPartnerOrigins: readonly string[] = ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://localhost:8181', 'http://127.0.0.1:8181'];
 
+/**
+ * The demo creators' monthly subscription offers: stored cents from the post-media price
+ * steps (SPEC §9), for the creators marked `offersSubscriptions`.
+ */
+export const demoOffers: Readonly<Record<string, readonly { name: string; priceCents: number }[]>> = {
+  'lucy.rivers': [{ name: 'Monthly', priceCents: 640 }],
+  'marek.novak': [{ name: 'Monthly', priceCents: 320 }],
+  'sofia.bloom': [
+    { name: 'Monthly', priceCents: 640 },
+    { name: 'Inner circle', priceCents: 1600 },
+  ],
+  'tereza.kralova': [{ name: 'Monthly', priceCents: 320 }],
+  'mia.chen': [{ name: 'Monthly', priceCents: 1280 }],
+  'emma.hart': [{ name: 'Monthly', priceCents: 1920 }],
+};
+
 export const demoCreators: readonly DemoUser[] = [
   {
     username: 'lucy.rivers',
@@ -112,6 +128,18 @@ export const demoFans: readonly DemoUser[] = [
   fan('daniel.kim', 'Daniel Kim', 'Collecting photos from places I have not been yet.', 1, ['#38bdf8', '#075985'], 8),
   fan('oliver.grant', 'Oliver Grant', 'Here for the guitar covers.', 1, ['#facc15', '#a16207'], 3),
   fan('klara.novotna', 'Klára Novotná', 'Dance, travel, repeat.', 2, ['#fda4af', '#be123c'], 19),
+];
+
+/**
+ * The platform's staff: the administrator (level 500) who decides partner applications and
+ * identity checks and marks payouts paid. Signs in like the other demo accounts
+ * (`fanstage.admin@example.com` with DEMO_PASSWORD); no public profile (SPEC §3).
+ */
+export const demoStaff: readonly DemoUser[] = [
+  {
+    ...fan('fanstage.admin', 'Fanstage Admin', 'Platform administrator.', 1, ['#475569', '#1e293b'], 0),
+    level: 500,
+  },
 ];
 
 /** "Lucy Rivers" → "LR"; one name gives one letter. */

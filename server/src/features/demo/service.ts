@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { embedOrigins, media, users } from '../../db/schema';
+import { embedOrigins, media, subscriptionOffers, users } from '../../db/schema';
 import { hashPassword } from '../auth/service';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
-import { demoCreators, demoEmailDomain, demoFans, initialsOf, type DemoUser } from './domain';
+import { demoCreators, demoEmailDomain, demoFans, demoOffers, demoStaff, initialsOf, type DemoUser } from './domain';
 import { seedDemoPosts } from './posts';
 import { seedDemoChats } from './chats';
 
@@ -31,7 +31,7 @@ export interface DemoSeedOptions {
  */
 export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions = {}): Promise<number> {
   if ((await countUsers(ctx)) > 0) return 0;
-  const people = [...demoCreators, ...demoFans];
+  const people = [...demoCreators, ...demoFans, ...demoStaff];
 
   // Pictures first, outside the transaction: rendering is the slow part, and files written
   // for a seed that loses the race to another node are simply the same files.
@@ -70,6 +70,10 @@ export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions 
       await tx.update(users).set({ avatarMediaId: picture!.id }).where(eq(users.id, created!.id));
       if (person.embedOrigins && person.embedOrigins.length > 0) {
         await tx.insert(embedOrigins).values(person.embedOrigins.map((origin) => ({ userId: created!.id, origin })));
+      }
+      const offers = person.isSeller && person.offersSubscriptions ? (demoOffers[person.username] ?? []) : [];
+      if (offers.length > 0) {
+        await tx.insert(subscriptionOffers).values(offers.map((offer) => ({ userId: created!.id, name: offer.name, priceCents: offer.priceCents, createdAt: now })));
       }
     }
     return people.length;

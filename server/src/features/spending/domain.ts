@@ -9,6 +9,11 @@ export const MIN_PAYOUT_CENTS = 2000;
  */
 export const PAYOUT_RESEND_WINDOW_MS = 10_000;
 
+/** How a card payout destination reads on a payout request: its brand and last digits. */
+export function cardLabel(card: { brand: string; last4: string }): string {
+  return `${card.brand} •••• ${card.last4}`;
+}
+
 /** Earnings lists, 30 a page (SPEC §9). */
 export const EARNINGS_PAGE_SIZE = 30;
 

@@ -1,13 +1,11 @@
 import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import type { EarningsAckBody, Payout, PayoutBody, Transaction } from '../../../../lib/contract/payments';
-import type { PublicProfile } from '../../../../lib/contract/users';
+import type { EarningsAckBody, Payout, PayoutBody, PayoutDestination, PayoutDestinationBody, Transaction } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
-import { blocks, ledgerAccounts, ledgerEntries, ledgerTransfers, media, payoutRequests, users } from '../../db/schema';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers, media, paymentCards, payoutDestinations, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, accountId, balanceOf, inTransaction, transfer } from '../../ledger';
-import { toPublicProfile } from '../users/domain';
-import { profileColumns } from '../users/service';
-import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS, toEarningsLine } from './domain';
+import { emailPattern } from '../settings/domain';
+import { cardLabel, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS, toEarningsLine } from './domain';
 
 type PayoutRow = typeof payoutRequests.$inferSelect;
 
@@ -18,13 +16,16 @@ function toPayout(row: PayoutRow): Payout {
     method: row.method as Payout['method'],
     status: row.status as Payout['status'],
     ts: row.createdAt.getTime(),
+    destination: row.destination,
   };
 }
+
+const payoutEmail = new RegExp(emailPattern);
 
 /**
  * A creator's earnings (SPEC §7 Payments and earnings): the history of the earnings account,
  * payout requests the platform pays by PayPal or card, the earnings badge acknowledgement and
- * the affiliate programme.
+ * the affiliate lines (the relation itself: features/invites).
  */
 export function createEarningsService(ctx: AppContext) {
   const { db } = ctx;
@@ -57,7 +58,56 @@ export function createEarningsService(ctx: AppContext) {
     return rows.map((row) => toEarningsLine(row, viewerId));
   }
 
+  /**
+   * The viewer's payout destination as shown to them. A card removed from their saved cards
+   * no longer counts: the destination is then to be chosen again.
+   */
+  async function destinationOf(tx: Pick<typeof db, 'select'>, viewerId: number): Promise<PayoutDestination> {
+    const [row] = await tx
+      .select({ method: payoutDestinations.method, paypalEmail: payoutDestinations.paypalEmail, cardId: paymentCards.id, brand: paymentCards.brand, last4: paymentCards.last4 })
+      .from(payoutDestinations)
+      .leftJoin(paymentCards, and(eq(paymentCards.id, payoutDestinations.cardId), eq(paymentCards.userId, viewerId), isNull(paymentCards.deletedAt)))
+      .where(eq(payoutDestinations.userId, viewerId))
+      .limit(1);
+    const card = row?.cardId != null && row.brand !== null && row.last4 !== null ? { id: row.cardId, brand: row.brand, last4: row.last4 } : null;
+    const method = row?.method === 'paypal' && row.paypalEmail ? 'paypal' : row?.method === 'card' && card ? 'card' : null;
+    return { method, paypalEmail: row?.paypalEmail ?? null, card: method === 'card' ? card : null, minimumCents: MIN_PAYOUT_CENTS };
+  }
+
   return {
+    /** Where the viewer's payouts go, and the smallest payout. */
+    destination: (viewerId: number) => destinationOf(db, viewerId),
+
+    /**
+     * Keeps where the viewer's payouts go: a PayPal e-mail (invalid-email), or one of the
+     * viewer's own saved cards (card-not-found for anyone else's).
+     */
+    async setDestination(viewerId: number, body: PayoutDestinationBody): Promise<PayoutDestination> {
+      const now = ctx.clock.now();
+      if (body.method === 'paypal') {
+        const email = body.paypalEmail?.trim() ?? '';
+        if (!payoutEmail.test(email)) throw new AppError('invalid-email', { body: { field: 'paypalEmail' } });
+        await db
+          .insert(payoutDestinations)
+          .values({ userId: viewerId, method: 'paypal', paypalEmail: email, cardId: null, updatedAt: now })
+          .onConflictDoUpdate({ target: payoutDestinations.userId, set: { method: 'paypal', paypalEmail: email, cardId: null, updatedAt: now } });
+      } else {
+        if (body.cardId === undefined) throw new AppError('card-not-found');
+        const [card] = await db
+          .select({ id: paymentCards.id })
+          .from(paymentCards)
+          .where(and(eq(paymentCards.id, body.cardId), eq(paymentCards.userId, viewerId), isNull(paymentCards.deletedAt)))
+          .limit(1);
+        if (card === undefined) throw new AppError('card-not-found');
+        // The PayPal address is kept, so switching back needs no typing.
+        await db
+          .insert(payoutDestinations)
+          .values({ userId: viewerId, method: 'card', cardId: card.id, updatedAt: now })
+          .onConflictDoUpdate({ target: payoutDestinations.userId, set: { method: 'card', cardId: card.id, updatedAt: now } });
+      }
+      return destinationOf(db, viewerId);
+    },
+
     /** The viewer's earnings lines, newest first. */
     list: (viewerId: number, limit: number, offset: number) => earningsLines(viewerId, undefined, limit, offset),
 
@@ -79,8 +129,12 @@ export function createEarningsService(ctx: AppContext) {
      */
     async requestPayout(viewerId: number, body: PayoutBody): Promise<Payout> {
       if (body.cPayout < MIN_PAYOUT_CENTS) throw new AppError('payout-too-small', { body: { minimum: MIN_PAYOUT_CENTS } });
-      const method = body.method ?? 'paypal';
       return inTransaction(db, async (tx) => {
+        // The money goes where the creator said, as it is now; the request keeps that address.
+        const kept = await destinationOf(tx, viewerId);
+        const method = body.method ?? kept.method ?? 'paypal';
+        const destination = method === 'paypal' && kept.method === 'paypal' ? kept.paypalEmail : method === 'card' && kept.card ? cardLabel(kept.card) : null;
+        if (destination === null) throw new AppError('payout-destination-required', { body: { method } });
         const earnings = await accountId(tx, account.earnings(viewerId));
         await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(eq(ledgerAccounts.id, earnings)).for('update');
         const now = ctx.clock.now();
@@ -98,7 +152,7 @@ export function createEarningsService(ctx: AppContext) {
           .orderBy(desc(payoutRequests.id))
           .limit(1);
         if (recent !== undefined) return toPayout(recent);
-        const [created] = await tx.insert(payoutRequests).values({ userId: viewerId, amount: body.cPayout, method, createdAt: now }).returning();
+        const [created] = await tx.insert(payoutRequests).values({ userId: viewerId, amount: body.cPayout, method, destination, createdAt: now }).returning();
         if (created === undefined) throw new Error('The payout request was not recorded');
         await transfer(tx, {
           key: `payout:${created.id}`,
@@ -158,47 +212,6 @@ export function createEarningsService(ctx: AppContext) {
           ...(body.firstEarningsSeen ? { firstEarningsSeenAt: sql`coalesce(${users.firstEarningsSeenAt}, ${ctx.clock.now().toISOString()}::timestamptz)` } : {}),
         })
         .where(eq(users.id, viewerId));
-    },
-
-    /** Records who brought the viewer: once, never oneself, and only someone who exists. */
-    async setReferrer(viewerId: number, code: string): Promise<void> {
-      const [referrer] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(sql`lower(${users.username}) = lower(${code})`, isNull(users.deletedAt), isNull(users.bannedAt)))
-        .limit(1);
-      if (referrer === undefined) throw new AppError('user-not-found');
-      if (referrer.id === viewerId) throw new AppError('cannot-target-self');
-      await db
-        .update(users)
-        .set({ referrerId: referrer.id })
-        .where(and(eq(users.id, viewerId), isNull(users.referrerId)));
-    },
-
-    /**
-     * The public profile behind an affiliate code (the referrer's username). As on every
-     * profile read, someone who blocked the viewer has vanished for them (user-not-found),
-     * unless the viewer blocked them too.
-     */
-    async affiliateProfile(code: string, viewerId: number | null = null): Promise<PublicProfile> {
-      const [row] = await db
-        .select(profileColumns)
-        .from(users)
-        .leftJoin(media, eq(media.id, users.avatarMediaId))
-        .where(
-          and(
-            sql`lower(${users.username}) = lower(${code})`,
-            isNull(users.deletedAt),
-            isNull(users.bannedAt),
-            viewerId === null
-              ? undefined
-              : sql`not (exists(select 1 from ${blocks} where ${blocks.blockerId} = ${users.id} and ${blocks.blockedId} = ${viewerId})
-                    and not exists(select 1 from ${blocks} where ${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${users.id}))`,
-          ),
-        )
-        .limit(1);
-      if (row === undefined) throw new AppError('user-not-found');
-      return toPublicProfile(row, ctx.clock.now().getTime());
     },
   };
 }

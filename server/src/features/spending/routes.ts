@@ -1,7 +1,5 @@
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import {
-  AffCodeBody,
-  AffCodeParams,
   AffiliateQuery,
   EarningsAckBody,
   EarningsQuery,
@@ -9,6 +7,8 @@ import {
   GiftResult,
   Payout,
   PayoutBody,
+  PayoutDestination,
+  PayoutDestinationBody,
   PayoutIdParams,
   PayoutList,
   TipBody,
@@ -16,10 +16,9 @@ import {
   UnlockBody,
   UnlockResult,
 } from '../../../../lib/contract/payments';
-import { PublicProfile } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, optionalViewer, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
 import { createEarningsService } from './earnings';
 import { createSpendingService } from './service';
@@ -103,13 +102,36 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: `Ask for earnings to be paid out by PayPal (default) or card. At least ${MIN_PAYOUT_CENTS} cents (payout-too-small), at most the earnings balance (noMoney). The same request again within ${PAYOUT_RESEND_WINDOW_MS / 1000} s is taken for a resend and answers the first request`,
+        summary: `Ask for earnings to be paid out to the kept destination (\`method\` defaults to it; payout-destination-required when none is kept for the method). At least ${MIN_PAYOUT_CENTS} cents (payout-too-small, naming the minimum), at most the earnings balance (noMoney). The same request again within ${PAYOUT_RESEND_WINDOW_MS / 1000} s is taken for a resend and answers the first request`,
         body: PayoutBody,
         response: { 200: BodyEnvelope(Payout) },
       },
       preHandler: authenticate,
     },
     async (request) => withBody(await earnings.requestPayout(requireVerifiedEmail(request).id, request.body)),
+  );
+
+  app.get(
+    '/api/earnings/payout-destination',
+    {
+      schema: { tags, summary: 'Where the viewer’s payouts go (PayPal e-mail or a saved card) and the smallest payout', response: { 200: BodyEnvelope(PayoutDestination) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await earnings.destination(viewerOf(request).id)),
+  );
+
+  app.put(
+    '/api/earnings/payout-destination',
+    {
+      schema: {
+        tags,
+        summary: 'Keep where the viewer’s payouts go: a PayPal e-mail (invalid-email) or one of the viewer’s saved cards (card-not-found)',
+        body: PayoutDestinationBody,
+        response: { 200: BodyEnvelope(PayoutDestination) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await earnings.setDestination(requireVerifiedEmail(request).id, request.body)),
   );
 
   app.get(
@@ -153,36 +175,5 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
       await earnings.acknowledge(viewerOf(request).id, request.body);
       return ok;
     },
-  );
-
-  app.post(
-    '/api/users/aff-code',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Record the affiliate who brought the viewer (`affCode`: their username); set once, never oneself; user-not-found for an unknown code',
-        body: AffCodeBody,
-        response: { 200: OkEnvelope },
-      },
-      preHandler: authenticate,
-    },
-    async (request) => {
-      await earnings.setReferrer(viewerOf(request).id, request.body.affCode);
-      return ok;
-    },
-  );
-
-  app.get(
-    '/papi/users/aff-code/:code',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'The public profile of the affiliate behind a code, for the invitation prompt; user-not-found for someone the affiliate blocked',
-        params: AffCodeParams,
-        response: { 200: BodyEnvelope(PublicProfile) },
-      },
-      preHandler: optionalViewer,
-    },
-    async (request) => withBody(await earnings.affiliateProfile(request.params.code, request.viewer?.id ?? null)),
   );
 }

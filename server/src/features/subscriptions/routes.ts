@@ -12,6 +12,7 @@ import {
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionPayCardBody,
+  UpdateOfferBody,
 } from '../../../../lib/contract/subscriptions';
 import type { App, AppContext } from '../../context';
 import type { Jobs } from '../../jobs';
@@ -61,9 +62,48 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     },
   );
 
+  app.put(
+    '/api/subscription/offer/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Change the price (a post-media price step above 0, else invalid-price) and/or name of one’s own offer (sellers only, else -2 verify-required; another’s offer is offer-not-found). Subscribers keep the price they subscribed at',
+        params: IdParams,
+        body: UpdateOfferBody,
+        response: { 200: BodyEnvelope(Offer) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.updateOffer(viewerOf(request).id, request.params.id, request.body)),
+  );
+
+  app.post(
+    '/api/subscription/offer/:id/archive',
+    {
+      schema: {
+        tags,
+        summary: 'Archive one’s own offer: shown to nobody else and taking no new subscribers; its subscribers keep it and renew',
+        params: IdParams,
+        response: { 200: BodyEnvelope(Offer) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.archiveOffer(viewerOf(request).id, request.params.id, true)),
+  );
+
+  app.post(
+    '/api/subscription/offer/:id/restore',
+    {
+      schema: { tags, summary: 'Offer an archived offer again (sellers only)', params: IdParams, response: { 200: BodyEnvelope(Offer) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await service.archiveOffer(viewerOf(request).id, request.params.id, false)),
+  );
+
   const offersSchema = {
     tags,
-    summary: 'A creator’s active offers, with what a subscriber saves on post media and the viewer’s own subscription',
+    summary: 'A creator’s active offers (to the creator also the archived ones), with what a subscriber saves on post media and the viewer’s own subscription',
     querystring: OfferQuery,
     response: { 200: BodyEnvelope(OfferList) },
   };

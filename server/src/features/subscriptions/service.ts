@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
 import type { MoneyUser } from '../../../../lib/contract/payments';
-import type { CreateOfferBody, Offer, Subscription, SubscriptionCheckout, SubscriptionPayCardBody } from '../../../../lib/contract/subscriptions';
+import type { CreateOfferBody, Offer, Subscription, SubscriptionCheckout, SubscriptionPayCardBody, UpdateOfferBody } from '../../../../lib/contract/subscriptions';
 import { fanPriceCents, isPriceStep } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { media, postMedia, posts, subscriptionOffers, subscriptions, users, type SubscriptionRow } from '../../db/schema';
@@ -86,6 +86,15 @@ export function createSubscriptionService(ctx: AppContext) {
       .where(and(eq(subscriptionOffers.id, offerId), isNull(subscriptionOffers.deletedAt), isNull(users.deletedAt)))
       .limit(1);
     if (!offer || (await inBlock(tx, fanId, offer.subscription_offers.userId))) throw new AppError('offer-not-found');
+    // An archived offer takes no new subscribers; one already subscribed to it may pay again.
+    if (offer.subscription_offers.archivedAt !== null) {
+      const [held] = await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.offerId, offerId), eq(subscriptions.subscriberId, fanId), sql`${subscriptions.periodEnd} is not null`))
+        .limit(1);
+      if (!held) throw new AppError('offer-not-found');
+    }
     if (offer.subscription_offers.userId === fanId) throw new AppError('cannot-target-self');
     return offer.subscription_offers;
   }
@@ -125,6 +134,33 @@ export function createSubscriptionService(ctx: AppContext) {
     return created!;
   }
 
+  /** Offers are a seller's (SPEC §6): anyone else is asked to verify (-2 verify-required). */
+  async function requireSeller(userId: number): Promise<void> {
+    const [seller] = await db.select({ isSeller: users.isSeller }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!seller?.isSeller) throw new AppError('verify-required', { statusCode: -2, body: { field: 'subscriptionOffer' } });
+  }
+
+  /** A monthly price is a post-media price step above 0 (SPEC §9). */
+  function checkOfferPrice(priceCents: number): void {
+    if (priceCents <= 0 || !isPriceStep('postMedia', priceCents)) throw new AppError('invalid-price');
+  }
+
+  function offerName(raw: string): string {
+    const name = raw.trim();
+    if (name.length === 0) throw new AppError('invalid-request', { body: { location: 'body', field: 'name', reason: 'must not be blank' } });
+    return name;
+  }
+
+  /** `offersSubscriptions` says whether the creator has an offer a fan can take (not deleted, not archived). */
+  async function syncOffersFlag(tx: Tx, userId: number): Promise<void> {
+    const [open] = await tx
+      .select({ one: sql<number>`1` })
+      .from(subscriptionOffers)
+      .where(and(eq(subscriptionOffers.userId, userId), isNull(subscriptionOffers.deletedAt), isNull(subscriptionOffers.archivedAt)))
+      .limit(1);
+    await tx.update(users).set({ offersSubscriptions: open !== undefined }).where(eq(users.id, userId));
+  }
+
   async function ownSubscription(tx: Tx, viewerId: number, id: number): Promise<SubscriptionRow> {
     const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
     if (!row || row.subscriberId !== viewerId) throw new AppError('subscription-not-found');
@@ -135,11 +171,9 @@ export function createSubscriptionService(ctx: AppContext) {
     view,
 
     async createOffer(userId: number, body: CreateOfferBody): Promise<Offer> {
-      const [seller] = await db.select({ isSeller: users.isSeller }).from(users).where(eq(users.id, userId)).limit(1);
-      if (!seller?.isSeller) throw new AppError('verify-required', { statusCode: -2, body: { field: 'subscriptionOffer' } });
-      if (body.priceCents <= 0 || !isPriceStep('postMedia', body.priceCents)) throw new AppError('invalid-price');
-      const name = body.name.trim();
-      if (name.length === 0) throw new AppError('invalid-request', { body: { location: 'body', field: 'name', reason: 'must not be blank' } });
+      await requireSeller(userId);
+      checkOfferPrice(body.priceCents);
+      const name = offerName(body.name);
       const now = ctx.clock.now();
       const id = await db.transaction(async (tx) => {
         const [created] = await tx.insert(subscriptionOffers).values({ userId, name, priceCents: body.priceCents, createdAt: now }).returning({ id: subscriptionOffers.id });
@@ -148,6 +182,46 @@ export function createSubscriptionService(ctx: AppContext) {
       });
       const offers = await this.offers(userId, userId);
       return offers.find((offer) => offer.id === id)!;
+    },
+
+    /**
+     * Changes the price and/or name of one's own offer (sellers only). New subscribers pay the
+     * new price; those subscribed keep the price they subscribed at.
+     */
+    async updateOffer(userId: number, id: number, body: UpdateOfferBody): Promise<Offer> {
+      await requireSeller(userId);
+      if (body.priceCents !== undefined) checkOfferPrice(body.priceCents);
+      const name = body.name === undefined ? undefined : offerName(body.name);
+      const [found] = await db
+        .update(subscriptionOffers)
+        .set({ ...(body.priceCents !== undefined ? { priceCents: body.priceCents } : {}), ...(name !== undefined ? { name } : {}) })
+        .where(and(eq(subscriptionOffers.id, id), eq(subscriptionOffers.userId, userId), isNull(subscriptionOffers.deletedAt)))
+        .returning({ id: subscriptionOffers.id });
+      if (!found) throw new AppError('offer-not-found');
+      return (await this.offers(userId, userId)).find((offer) => offer.id === id)!;
+    },
+
+    /**
+     * Archives one's own offer (`archived` true) or offers it again (false): an archived offer
+     * is shown to nobody but its creator and takes no new subscribers, while those subscribed
+     * keep it and renew as before. `offersSubscriptions` follows whether any offer is open.
+     */
+    async archiveOffer(userId: number, id: number, archived: boolean): Promise<Offer> {
+      if (!archived) await requireSeller(userId);
+      const now = ctx.clock.now();
+      await db.transaction(async (tx) => {
+        const [offer] = await tx
+          .select({ id: subscriptionOffers.id, archivedAt: subscriptionOffers.archivedAt })
+          .from(subscriptionOffers)
+          .where(and(eq(subscriptionOffers.id, id), eq(subscriptionOffers.userId, userId), isNull(subscriptionOffers.deletedAt)))
+          .for('update');
+        if (!offer) throw new AppError('offer-not-found');
+        if ((offer.archivedAt !== null) !== archived) {
+          await tx.update(subscriptionOffers).set({ archivedAt: archived ? now : null }).where(eq(subscriptionOffers.id, id));
+        }
+        await syncOffersFlag(tx, userId);
+      });
+      return (await this.offers(userId, userId)).find((offer) => offer.id === id)!;
     },
 
     /**
@@ -172,23 +246,27 @@ export function createSubscriptionService(ctx: AppContext) {
           .update(subscriptions)
           .set({ status: SubscriptionStatus.expired, updatedAt: now })
           .where(and(eq(subscriptions.offerId, id), inArray(subscriptions.status, [SubscriptionStatus.waitingPayment, SubscriptionStatus.processing])));
-        const [left] = await tx
-          .select({ one: sql<number>`1` })
-          .from(subscriptionOffers)
-          .where(and(eq(subscriptionOffers.userId, userId), isNull(subscriptionOffers.deletedAt)))
-          .limit(1);
-        if (!left) await tx.update(users).set({ offersSubscriptions: false }).where(eq(users.id, userId));
+        await syncOffersFlag(tx, userId);
       });
     },
 
     /** A creator's active offers, with what a subscriber saves on posts and the viewer's own subscription. */
     async offers(creatorId: number, viewerId: number | null): Promise<Offer[]> {
       if (viewerId !== null && viewerId !== creatorId && (await inBlock(db, viewerId, creatorId))) return [];
+      const own = viewerId === creatorId;
       const rows = await db
         .select()
         .from(subscriptionOffers)
         .innerJoin(users, eq(users.id, subscriptionOffers.userId))
-        .where(and(eq(subscriptionOffers.userId, creatorId), isNull(subscriptionOffers.deletedAt), isNull(users.deletedAt)))
+        .where(
+          and(
+            eq(subscriptionOffers.userId, creatorId),
+            isNull(subscriptionOffers.deletedAt),
+            isNull(users.deletedAt),
+            // Archived offers are their creator's to see (and to offer again).
+            own ? undefined : isNull(subscriptionOffers.archivedAt),
+          ),
+        )
         .orderBy(subscriptionOffers.priceCents, subscriptionOffers.id);
       if (rows.length === 0) return [];
       const offerIds = rows.map((r) => r.subscription_offers.id);
@@ -213,7 +291,7 @@ export function createSubscriptionService(ctx: AppContext) {
         .groupBy(media.price);
       const savedCents = prices.reduce((sum, p) => sum + p.price * p.count, 0);
       const savedG = prices.reduce((sum, p) => sum + fanPriceCents(p.price, salt()) * p.count, 0);
-      const own =
+      const mine =
         viewerId === null
           ? []
           : await db
@@ -222,17 +300,17 @@ export function createSubscriptionService(ctx: AppContext) {
               .where(and(eq(subscriptions.subscriberId, viewerId), inArray(subscriptions.offerId, offerIds)))
               .orderBy(desc(subscriptions.id));
       return rows.map(({ subscription_offers: offer }) => {
-        const mine = own.find((s) => s.offerId === offer.id);
+        const held = mine.find((s) => s.offerId === offer.id);
         return {
           id: offer.id,
           userId: offer.userId,
           name: offer.name,
           priceCents: offer.priceCents,
-          offerStatus: 'active' as const,
+          offerStatus: offer.archivedAt === null ? ('active' as const) : ('archived' as const),
           activeSubscribersCount: counts.find((c) => c.offerId === offer.id)?.count ?? 0,
           savedGForPosts: savedG,
           savedCentsForPosts: savedCents,
-          subscription: mine ? { id: mine.id, subscriptionStatus: mine.status, subscriptionEndDate: mine.periodEnd?.getTime() ?? null } : null,
+          subscription: held ? { id: held.id, subscriptionStatus: held.status, subscriptionEndDate: held.periodEnd?.getTime() ?? null } : null,
         };
       });
     },
