@@ -18,3 +18,4 @@ export * from './subscriptions';
 export * from './chat';
 export * from './realtime';
 export * from './calls';
+export * from './partner';

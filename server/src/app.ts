@@ -34,6 +34,7 @@ import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
 import { registerChatRoutes } from './features/chat/routes';
+import { registerPartnerRoutes } from './features/partner/routes';
 import { chatSocketFeature } from './features/chat/socket';
 import { createCallSocket } from './features/calls/socket';
 import { registerCallRoutes } from './features/calls/routes';
@@ -194,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerTranslationRoutes(app);
   const userService = registerUserRoutes(app, ctx);
   registerSocialRoutes(app, ctx, userService);
+  registerPartnerRoutes(app, ctx, userService);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);
   registerTimelineRoutes(app, ctx);
