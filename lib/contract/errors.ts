@@ -97,19 +97,6 @@ export const ErrorKeys = [
   'id-check-review',
   'id-check-declined',
   'callback-replayed',
-  // partner programme and identity checks
-  'partner-wrong-state',
-  'partner-invalid-name',
-  'partner-invalid-street',
-  'partner-invalid-zip',
-  'partner-invalid-country',
-  'partner-invalid-iban',
-  'partner-invalid-company-id',
-  'id-check-not-started',
-  'id-check-pending',
-  'id-check-review',
-  'id-check-declined',
-  'callback-replayed',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -91,18 +91,6 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'id-check-review': 409,
   'id-check-declined': 409,
   'callback-replayed': 409,
-  'partner-wrong-state': 409,
-  'partner-invalid-name': 400,
-  'partner-invalid-street': 400,
-  'partner-invalid-zip': 400,
-  'partner-invalid-country': 400,
-  'partner-invalid-iban': 400,
-  'partner-invalid-company-id': 400,
-  'id-check-not-started': 404,
-  'id-check-pending': 409,
-  'id-check-review': 409,
-  'id-check-declined': 409,
-  'callback-replayed': 409,
 };
 
 export class AppError extends Error {
