@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { basename } from 'node:path';
 import { readFileSync } from 'node:fs';
 import pkg from './package.json' with { type: 'json' };
+import { precompress } from './vite.precompress';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -98,7 +99,7 @@ function widgetTranslationsOnly(): Plugin {
  * module scripts would need CORS headers on every host that serves it.
  */
 export default defineConfig({
-  plugins: [widgetTranslationsOnly(), react(), dropExtractedCss()],
+  plugins: [widgetTranslationsOnly(), react(), dropExtractedCss(), precompress()],
   define: {
     __FANSTAGE_VERSION__: JSON.stringify(pkg.version),
     // Library mode leaves `process.env.NODE_ENV` alone; React must see production here.

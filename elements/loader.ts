@@ -8,6 +8,11 @@ import { bundleFileName, queuedCommands, type FanstageCommand, type FanstageStub
 
 const PREFIX = 'fanstage-';
 
+/** Set by the loader's build (vite.loader.config.ts): the release and the bundle's content hash. */
+declare const __FANSTAGE_BUNDLE_VERSION__: string | undefined;
+/** The bundle's address changes with its content, so servers may cache each one for good. */
+const bundleVersion = typeof __FANSTAGE_BUNDLE_VERSION__ === 'string' ? __FANSTAGE_BUNDLE_VERSION__ : __FANSTAGE_VERSION__;
+
 function install(): void {
   // A second copy of the tag (or a loaded bundle) must not replace the queue others wrote to;
   // a page's own snippet, though, is taken over with what it queued.
@@ -38,7 +43,7 @@ function install(): void {
     const script = document.createElement('script');
     const url = new URL(bundleFileName, scriptUrl || document.baseURI);
     // The version in the address lets servers cache the bundle for good.
-    url.searchParams.set('v', __FANSTAGE_VERSION__);
+    url.searchParams.set('v', bundleVersion);
     script.src = url.href;
     script.async = true;
     script.onerror = () => {

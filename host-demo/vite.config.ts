@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
+import { precompress } from '../vite.precompress';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
@@ -14,7 +15,7 @@ const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
 export default defineConfig({
   root: here('.'),
   base: '/demo/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   resolve: {
     alias: [

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
+import { precompress } from '../vite.precompress';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
@@ -10,7 +11,7 @@ const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),

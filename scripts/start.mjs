@@ -11,9 +11,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Each served part of dist/, the script that builds it and the sources it is built from. */
 const parts = [
-  { out: 'dist/embed/fanstage.js', script: 'build:embed', sources: ['lib', 'elements', 'package.json', 'vite.embed.config.ts', 'vite.loader.config.ts'] },
-  { out: 'dist/web/index.html', script: 'build:web', sources: ['lib', 'host-web', 'package.json'] },
-  { out: 'dist/demo/index.html', script: 'build:demo', sources: ['lib', 'elements', 'host-demo', 'package.json'] },
+  { out: 'dist/embed/fanstage.js', script: 'build:embed', sources: ['lib', 'elements', 'package.json', 'vite.embed.config.ts', 'vite.loader.config.ts', 'vite.precompress.ts'] },
+  { out: 'dist/web/index.html', script: 'build:web', sources: ['lib', 'host-web', 'package.json', 'vite.precompress.ts'] },
+  { out: 'dist/demo/index.html', script: 'build:demo', sources: ['lib', 'elements', 'host-demo', 'package.json', 'vite.precompress.ts'] },
 ];
 
 function newestMtime(path) {

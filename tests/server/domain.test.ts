@@ -9,7 +9,7 @@ import { isOnline, onlineWindowMs, parseUserRef } from '../../server/src/feature
 import { isValidEmail } from '../../server/src/features/settings/domain';
 import { giftCatalogue, giftPrice } from '../../server/src/features/gifts/domain';
 import { demoCreators, demoFans, initialsOf } from '../../server/src/features/demo/domain';
-import { cacheControlFor, fileForPath, isSitePath, wantsSitePage } from '../../server/src/features/static/domain';
+import { cacheControlFor, contentVersionMatches, fileForPath, isCompressible, isSitePath, sourceFile, wantsSitePage } from '../../server/src/features/static/domain';
 import { isGiftFile, parseMediaFile } from '../../server/src/features/media/domain';
 import { isValidKey } from '../../server/src/media/storage';
 import { TtlCache } from '../../server/src/http/ttl-cache';
@@ -193,7 +193,24 @@ describe('static files', () => {
   it('caches hashed assets forever and revalidates the rest', () => {
     expect(cacheControlFor('/srv/dist/web/assets/index-Bx3k9aZq.js')).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/srv/dist/web/index.html')).toBe('no-cache');
-    expect(cacheControlFor('/srv/dist/embed/fanstage.js')).toBe('no-cache');
+    expect(cacheControlFor('/srv/dist/embed/fanstage.js')).toBe('public, max-age=300');
+    expect(cacheControlFor('/srv/dist/embed/fanstage.js.br')).toBe('public, max-age=300');
+    expect(cacheControlFor('/srv/dist/web/index.html.gz')).toBe('no-cache');
+    expect(cacheControlFor('/srv/dist/embed/fanstage-elements.js')).toBe('no-cache');
+    expect(cacheControlFor('/srv/dist/embed/fanstage-elements.js', { versioned: true })).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('knows a bundle asked for by its own content version', () => {
+    const hash = 'a'.repeat(64);
+    expect(contentVersionMatches(`0.1.0-${'a'.repeat(16)}`, hash)).toBe(true);
+    expect(contentVersionMatches(`0.2.0-beta.1-${'a'.repeat(16)}`, hash)).toBe(true);
+    expect(contentVersionMatches('0.1.0', hash)).toBe(false);
+    expect(contentVersionMatches(`0.1.0-${'b'.repeat(16)}`, hash)).toBe(false);
+    expect(contentVersionMatches(undefined, hash)).toBe(false);
+    expect(sourceFile('/srv/dist/web/index.html.br')).toBe('/srv/dist/web/index.html');
+    expect(isCompressible('/srv/dist/web/assets/a.js.gz')).toBe(true);
+    expect(isCompressible('/srv/dist/web/assets/a.js.map')).toBe(false);
+    expect(isCompressible('/srv/dist/web/assets/photo.png')).toBe(false);
   });
 
   it('serves folders by their index.html', () => {

@@ -4,6 +4,7 @@ import { AppError, keyForHttpStatus, httpStatusOf } from '../errors';
 import { failure } from './envelope';
 import { pickLanguage, type ApiLanguage } from './language';
 import { registerInputBounds } from './input-bounds';
+import { registerCompression } from './compression';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +39,8 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
     if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
     done(null, payload);
   });
+  // Brotli or gzip for the answers the server writes itself (JSON above a kilobyte).
+  registerCompression(app);
 
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (isDatabaseUnavailable(error)) {

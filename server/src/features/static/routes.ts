@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { App, AppContext } from '../../context';
-import { cacheControlFor, fileForPath, isSitePath, wantsSitePage } from './domain';
+import { addVary } from '../../http/compression';
+import { cacheControlFor, contentVersionMatches, fileForPath, isCompressible, isSitePath, sourceFile, wantsSitePage } from './domain';
 import { pageHeaders, type PageKind } from './security';
 
 function isFile(root: string, relative: string): boolean {
@@ -51,22 +54,60 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
     return headers;
   };
 
+  // The SHA-256 of a file's bytes, read once per version of the file: a `?v=` that names it
+  // makes the answer cacheable for good (the widgets' bundle, requested by the loader).
+  const hashCache = new Map<string, { version: string; hash: string }>();
+  const contentHash = (filePath: string): string | null => {
+    const stat = statSync(filePath, { throwIfNoEntry: false });
+    if (!stat) return null;
+    const version = `${stat.mtimeMs}:${stat.size}`;
+    const cached = hashCache.get(filePath);
+    if (cached?.version === version) return cached.hash;
+    const hash = createHash('sha256').update(readFileSync(filePath)).digest('hex');
+    hashCache.set(filePath, { version, hash });
+    return hash;
+  };
+  const versionOf = (request: IncomingMessage | undefined): string | undefined => {
+    const query = request?.url?.split('?')[1];
+    return query === undefined ? undefined : (new URLSearchParams(query).get('v') ?? undefined);
+  };
+
   await app.register(fastifyStatic, {
     serve: false,
     cacheControl: false,
     etag: true,
     lastModified: true,
+    // The build writes `.br` and `.gz` next to every compressible file (vite.precompress.ts):
+    // the one the request accepts is sent as it is, with its own length and validators, and
+    // the file itself when there is none. Nothing is compressed per request.
+    preCompressed: true,
     setHeaders(res, filePath, stat) {
-      res.setHeader('Cache-Control', cacheControlFor(filePath));
+      // `filePath` is the copy that is sent (`index.html.br`); the rules go by what it holds.
+      const source = sourceFile(filePath);
+      const v = source.startsWith(embedPrefix) ? versionOf((res as unknown as { req?: IncomingMessage }).req) : undefined;
+      // Only the version of the file this server has: during a rolling release, a node still on
+      // the old build must not let the new address be cached for good with the old bytes.
+      const hash = v === undefined ? null : contentHash(source);
+      res.setHeader('Cache-Control', cacheControlFor(source, { versioned: hash !== null && contentVersionMatches(v, hash) }));
       // Every HTML file, however it was reached (/, a client-side route, /embed-login.html).
-      if (filePath.endsWith('.html')) for (const [name, value] of Object.entries(headersOfPage(filePath, stat))) res.setHeader(name, value);
-      if (filePath.startsWith(embedPrefix)) {
+      if (source.endsWith('.html')) for (const [name, value] of Object.entries(headersOfPage(source, source === filePath ? stat : statSync(source, { throwIfNoEntry: false })))) res.setHeader(name, value);
+      if (source.startsWith(embedPrefix)) {
         // Widgets load these files from partners' pages, including their lazy chunks.
         res.setHeader('Access-Control-Allow-Origin', '*');
         res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       }
     },
   });
+
+  /**
+   * Sends a file of a build. A compressible one goes out as Brotli, gzip or as it is by
+   * Accept-Encoding, so caches must key on that header, whichever this answer is (set on the
+   * reply, where it joins the Vary the CORS handling writes).
+   */
+  const sendBuilt = (reply: FastifyReply, file: string, dir: string) => {
+    if (isCompressible(file)) addVary(reply, 'Accept-Encoding');
+    reply.sendFile(file, dir);
+  };
 
   const built = (site: Site) => existsSync(site.dir);
   const notBuilt = (site: Site, reply: FastifyReply) =>
@@ -86,7 +127,7 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
       notBuilt(site, reply);
       return;
     }
-    reply.sendFile(fileForPath(request.params['*']), site.dir);
+    sendBuilt(reply, fileForPath(request.params['*']), site.dir);
   };
 
   const hidden = { schema: { hide: true } };
@@ -101,7 +142,7 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
     }
     // Never inside a partner's frame (a framed sign-in form invites clickjacking): like every
     // page, it gets frame-ancestors 'none' where its file is sent (setHeaders above).
-    reply.sendFile(embedLoginPage, web.dir);
+    sendBuilt(reply, embedLoginPage, web.dir);
   });
   app.get('/demo/*', hidden, serve(demo));
   app.get('/embed/*', hidden, serve(embed));
@@ -118,13 +159,13 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
       sendPage(reply);
       return;
     }
-    reply.sendFile(file, web.dir);
+    sendBuilt(reply, file, web.dir);
   });
 
   const sendPage = (reply: FastifyReply) => {
     // Checking index.html itself (not the folder) keeps a half-built site from looping here.
     if (!existsSync(path.join(web.dir, 'index.html'))) notBuilt(web, reply);
-    else reply.sendFile('index.html', web.dir);
+    else sendBuilt(reply, 'index.html', web.dir);
   };
 
   return {

@@ -4,6 +4,7 @@ import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { TranslationsBody, TranslationsQuery } from '../../../../lib/contract/translations';
 import { repoRoot } from '../../config';
 import type { App } from '../../context';
+import { etagMatches } from '../../http/compression';
 import { loadTranslations, type Namespace } from './domain';
 
 export const localesDir = path.join(repoRoot, 'lib', 'i18n', 'locales');
@@ -30,7 +31,7 @@ export function registerTranslationRoutes(app: App): void {
         // A client asking for the current version by name may keep it forever; anyone else
         // revalidates, so a deploy with new texts reaches them at once.
         reply.header('Cache-Control', request.query.v === answer.version ? 'public, max-age=31536000, immutable' : 'no-cache');
-        if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send(null);
+        if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send(null);
         // The envelope was serialised at start; Fastify sends a JSON string as it is.
         return reply.type('application/json; charset=utf-8').send(answer.json as never);
       },
