@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { seedDemoContent } from '../../server/src/features/demo/service';
 import { ensureGiftCatalogue } from '../../server/src/features/gifts/service';
 import { users, gifts } from '../../server/src/db/schema';
-import { demoCreators, demoFans } from '../../server/src/features/demo/domain';
+import { demoCreators, demoFans, demoStaff } from '../../server/src/features/demo/domain';
 
 describe('a real listening server', () => {
   let server: TestServer;
@@ -41,10 +41,10 @@ describe('a real listening server', () => {
   it('seeds the demo people once: seeding again creates nobody and changes nothing', async () => {
     const ctx = server.app.fanstage;
     const count = () => ctx.db.$count(users);
-    expect(await count()).toBe(demoCreators.length + demoFans.length);
+    expect(await count()).toBe(demoCreators.length + demoFans.length + demoStaff.length);
     expect(await seedDemoContent(ctx)).toBe(0);
     await ensureGiftCatalogue(ctx);
-    expect(await count()).toBe(demoCreators.length + demoFans.length);
+    expect(await count()).toBe(demoCreators.length + demoFans.length + demoStaff.length);
     const giftCount = await ctx.db.$count(gifts);
     expect(giftCount).toBe(8);
   });
