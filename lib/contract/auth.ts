@@ -17,6 +17,11 @@ export const SignupBody = Type.Object({
   /** Set when an affiliate partner is present: no marketing mail (SPEC §3 Signup payload). */
   noMail: Type.Optional(Type.Boolean()),
   language: Type.Optional(Type.String({ maxLength: 5 })),
+  /**
+   * The invite code of whoever invited the new account (SPEC §5). Without it the server reads
+   * the `affcode` cookie. An unknown code is ignored: the sign-up never fails on it.
+   */
+  affCode: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type SignupBody = Static<typeof SignupBody>;
 

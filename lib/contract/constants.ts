@@ -161,3 +161,20 @@ export const RealtimeTiming = {
   widgetReconnectMs: 10_000,
   widgetMaxAttempts: 10,
 } as const;
+
+/**
+ * Invite codes (SPEC §5 Affiliate code): 8 characters from an alphabet without look-alikes
+ * (no 0/O, 1/I/L), so a code read aloud or typed from a screenshot is the code meant. They
+ * are kept upper case and read in any case. 10-character `C-` codes are partner codes.
+ */
+export const INVITE_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const INVITE_CODE_LENGTH = 8;
+
+/** The invite code `value` stands for (upper case), or null when it is not one. */
+export function normalizeInviteCode(value: string | null | undefined): string | null {
+  if (typeof value !== 'string') return null;
+  const code = value.trim().toUpperCase();
+  if (code.length !== INVITE_CODE_LENGTH) return null;
+  for (const char of code) if (!INVITE_CODE_ALPHABET.includes(char)) return null;
+  return code;
+}

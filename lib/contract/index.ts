@@ -18,4 +18,5 @@ export * from './subscriptions';
 export * from './chat';
 export * from './realtime';
 export * from './calls';
+export * from './invites';
 export * from './partner';

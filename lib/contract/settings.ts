@@ -29,6 +29,8 @@ export const Settings = Type.Object(
     pushPubKey: Type.String(),
     slug: Type.String(),
     partnerValidation: PartnerValidation,
+    /** Whether the model-program page `/tour-partners` is offered (the server's MODEL_PROGRAM); absent means no. */
+    modelProgram: Type.Optional(Type.Boolean()),
     /**
      * STUN servers for calls (the server's `ICE_SERVERS`), never with a credential: TURN
      * credentials are minted per call (`GET /api/calls/{id}/ice-servers`). Absent or empty:

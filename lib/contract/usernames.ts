@@ -14,7 +14,7 @@ export const ReservedUsernames: readonly string[] = [
   'api', 'papi', 'media', 'embed', 'demo', 'ws', 'assets', 'static', 'sw.js', 'release', 'favicon.ico',
   'robots.txt', 'manifest.json', 'index.html',
   // GET /api/users/{username} would never reach these: the API's own paths answer first
-  'relations',
+  'relations', 'invite',
   // names people would mistake for the platform speaking
   'admin', 'administrator', 'support', 'help', 'fanstage', 'root', 'system', 'moderator', 'staff', 'official',
   'me', 'null', 'undefined',

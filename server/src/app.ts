@@ -10,6 +10,7 @@ import { registerLedgerJobs } from './ledger/jobs';
 import { registerPaymentRoutes } from './features/payments/routes';
 import { ensureCreditPackages } from './features/payments/service';
 import { registerSpendingRoutes } from './features/spending/routes';
+import { registerInviteRoutes } from './features/invites/routes';
 import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
 import type { App, AppContext } from './context';
@@ -205,6 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerLedgerJobs(jobs);
   registerPaymentRoutes(app, ctx, jobs);
   registerSpendingRoutes(app, ctx);
+  registerInviteRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx, jobs);
   registerChatRoutes(app, ctx);
   registerCallRoutes(app, ctx, jobs);

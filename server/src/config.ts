@@ -69,6 +69,11 @@ export interface Config {
    * mints short-lived credentials for the two people of a call (features/calls/turn.ts).
    */
   turn: TurnSettings | undefined;
+  /**
+   * Whether the model-program page (`/tour-partners`, SPEC §2) is offered (MODEL_PROGRAM, on by
+   * default); off, the page sends visitors to `/` and the menus leave it out.
+   */
+  modelProgram: boolean;
 }
 
 export interface TurnSettings {
@@ -156,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoPassword: nonEmpty(env.DEMO_PASSWORD) ?? (nodeEnv === 'development' ? 'fanstage-demo' : undefined),
     iceServers: iceServers(env),
     turn: turnSettings(env),
+    modelProgram: flag(env, 'MODEL_PROGRAM', true),
   };
 }
 
@@ -217,6 +223,15 @@ function iceServers(env: Env): IceServer[] {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
+}
+
+/** A true/false setting: 1, true, on or yes; 0, false, off or no (any case). */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${env[name]}").`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

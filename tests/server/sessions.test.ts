@@ -278,13 +278,14 @@ describe('the affiliate lookup', () => {
     const blocked = await createAccount(app);
     const other = await createAccount(app);
     expect((await call({ url: '/api/users/block', token: affiliate.accessToken, payload: { id: blocked.id } })).json.statusCode).toBeGreaterThan(0);
-    const url = `/papi/users/aff-code/${affiliate.username.toUpperCase()}`;
+    const codeOf = async (token: string) => (await call({ method: 'GET', url: '/api/users/invite', token })).json.body.code as string;
+    const url = `/papi/users/aff-code/${(await codeOf(affiliate.accessToken)).toLowerCase()}`;
     const refused = await call({ method: 'GET', url, token: blocked.accessToken });
     expect(refused.response.statusCode).toBe(404);
     expect(refused.json).toEqual({ statusCode: -1, statusText: 'user-not-found' });
     expect((await call({ method: 'GET', url, token: other.accessToken })).json.body.username).toBe(affiliate.username);
     expect((await call({ method: 'GET', url })).json.body.username).toBe(affiliate.username);
     // The one who blocked still sees whom they blocked, as on a profile.
-    expect((await call({ method: 'GET', url: `/papi/users/aff-code/${blocked.username}`, token: affiliate.accessToken })).json.body.username).toBe(blocked.username);
+    expect((await call({ method: 'GET', url: `/papi/users/aff-code/${await codeOf(blocked.accessToken)}`, token: affiliate.accessToken })).json.body.username).toBe(blocked.username);
   });
 });

@@ -26,7 +26,7 @@ import { hit } from '../../http/throttle';
 import { creatorsListing, platformOnly, sourceOf } from '../../http/origins';
 import { createMailer, setMailer } from '../../mail';
 import { registerDevMailRoutes } from '../devmail/routes';
-import { actionTokenMs, normalizeEmail, refreshCookie, refreshTokenMs } from './domain';
+import { actionTokenMs, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { authenticate, requireLevel, viewerOf } from './guard';
 import {
   banUser,
@@ -78,7 +78,11 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', async () => detached.drain());
   const secureCookies = (request: FastifyRequest) => request.protocol === 'https' || ctx.config.publicUrl.startsWith('https://');
 
-  const setRefreshCookie = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+  // The marker is written beside the refresh cookie every time, so it also reaches a browser
+  // that signed in before there was one as soon as its session is next refreshed.
+  const setMarker = (request: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) =>
+    reply.setCookie(sessionMarker.name, value, { httpOnly: false, sameSite: 'lax', secure: secureCookies(request), path: sessionMarker.path, maxAge });
+  const setRefreshCookie = (request: FastifyRequest, reply: FastifyReply, token: string) => {
     reply.setCookie(refreshCookie.name, token, {
       httpOnly: true,
       sameSite: 'lax',
@@ -86,8 +90,12 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
       path: refreshCookie.path,
       maxAge: Math.floor(refreshTokenMs / 1000),
     });
-  const clearRefreshCookie = (request: FastifyRequest, reply: FastifyReply) =>
+    setMarker(request, reply, sessionMarker.signedIn, Math.floor(refreshTokenMs / 1000));
+  };
+  const clearRefreshCookie = (request: FastifyRequest, reply: FastifyReply) => {
     reply.clearCookie(refreshCookie.name, { httpOnly: true, sameSite: 'lax', secure: secureCookies(request), path: refreshCookie.path });
+    setMarker(request, reply, sessionMarker.signedOut, sessionMarker.signedOutSeconds);
+  };
 
   /** Cookie clients get the refresh token in the cookie, body clients in the body. */
   const answerSession = (request: FastifyRequest, reply: FastifyReply, session: Session, inBody: boolean) => {
@@ -108,7 +116,8 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await signup(ctx, request.body);
+      // An invite link's code waits in the affcode cookie (31 days) until the visitor signs up.
+      await signup(ctx, { ...request.body, affCode: request.body.affCode ?? request.cookies.affcode });
       return ok;
     },
   );
@@ -143,7 +152,11 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     { preHandler: platformOnly, schema: { tags: ['auth'], summary: 'Rotate the refresh token of the fs_refresh cookie', response: tokenResponse } },
     async (request, reply) => {
       const token = request.cookies[refreshCookie.name];
-      if (token === undefined || token === '') throw refreshFailed();
+      if (token === undefined || token === '') {
+        // Nothing to resume here: the marker says so, and the site stops asking.
+        clearRefreshCookie(request, reply);
+        throw refreshFailed();
+      }
       try {
         return answerSession(request, reply, await refreshSession(ctx, token, request.headers['user-agent']), false);
       } catch (error) {

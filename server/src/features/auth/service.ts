@@ -8,6 +8,7 @@ import { pruneThrottleEvents } from '../../http/throttle';
 import { mailerOf } from '../../mail';
 import { isPlatformOrigin } from '../../http/origins';
 import { isValidEmail } from '../settings/domain';
+import { createInviteService } from '../invites/service';
 import { issueAccessToken, type WidgetBinding } from './guard';
 import {
   actionTokenMs,
@@ -116,9 +117,13 @@ export async function createAccount(ctx: AppContext, input: NewAccount): Promise
   throw new AppError('username-taken', { statusCode: -5 });
 }
 
-/** POST /papi/signup: the account plus its verification mail. */
-export async function signup(ctx: AppContext, input: { email: string; password: string; language?: string }): Promise<{ id: number }> {
+/**
+ * POST /papi/signup: the account plus its verification mail, and who invited it when `affCode`
+ * is a known invite code of someone else (anything else is ignored, never a failed sign-up).
+ */
+export async function signup(ctx: AppContext, input: { email: string; password: string; language?: string; affCode?: string }): Promise<{ id: number }> {
   const account = await createAccount(ctx, { email: input.email, password: input.password, language: input.language });
+  if (input.affCode) await createInviteService(ctx).accept(account.id, input.affCode);
   await sendVerificationMail(ctx, account.id);
   return { id: account.id };
 }

@@ -30,7 +30,14 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 254 && emailRegExp.test(email);
 }
 
-export function buildSettings(options: { publicUrl: string; salt: number; pushPubKey?: string; slug?: string; iceServers?: Settings['iceServers'] }): Settings {
+export function buildSettings(options: {
+  publicUrl: string;
+  salt: number;
+  pushPubKey?: string;
+  slug?: string;
+  iceServers?: Settings['iceServers'];
+  modelProgram?: boolean;
+}): Settings {
   return {
     languages: settingsLanguages,
     mediaCDN: `${options.publicUrl}/media`,
@@ -40,6 +47,7 @@ export function buildSettings(options: { publicUrl: string; salt: number; pushPu
     pushPubKey: options.pushPubKey ?? '',
     slug: options.slug ?? 'fanstage',
     partnerValidation: { ...partnerValidation },
+    modelProgram: options.modelProgram ?? false,
     // The calls' STUN servers (ICE_SERVERS); an empty list when none is configured. Anyone reads
     // this, so it never carries a credential, whatever it is given: TURN credentials are minted
     // per call (GET /api/calls/{id}/ice-servers).

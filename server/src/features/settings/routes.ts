@@ -19,7 +19,7 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt, iceServers: ctx.config.iceServers }));
+      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt, iceServers: ctx.config.iceServers, modelProgram: ctx.config.modelProgram }));
       return answer;
     },
   );
