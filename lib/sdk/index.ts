@@ -126,6 +126,8 @@ export type {
   CallMediaDevices,
 } from './stores/calls';
 export { callsApi } from './api-calls';
+export { partnerApi, adminPartnersApi } from './api-partner';
+export type { PartnerApi, AdminPartnersApi } from './api-partner';
 export type { CallsApi } from './api-calls';
 export { CallStatus, CallStates, CallEndReasons, CALL_RING_TIMEOUT_S, CALL_MINUTE_S } from '../contract/calls';
 export type { ChatApi } from './api-chat';
