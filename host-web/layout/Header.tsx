@@ -25,7 +25,7 @@ export function Header() {
 
   return (
     <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
-      <div className={styles.bar}>
+      <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''}`}>
         {showBack ? <BackButton /> : null}
         <Link href="/" className={`${styles.logo} ${title || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
           <LogoMark />
@@ -39,7 +39,9 @@ export function Header() {
               <HeaderChatPrice user={chatPartner} />
             </Suspense>
           ) : null}
-          <HeaderSearch />
+          <span className={styles.searchSlot}>
+            <HeaderSearch />
+          </span>
           {hasGenderFilter(location) ? <GenderFilter /> : null}
           {loggedIn ? null : <HamburgerMenu />}
         </div>

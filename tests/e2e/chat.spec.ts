@@ -38,6 +38,37 @@ async function buyCredits(fan: Page, token: string): Promise<number> {
   return pkg.cValue;
 }
 
+/**
+ * A phone's chat header: the partner's name readable (not cut to a letter), the price and the
+ * call button beside it, nothing overlapping and nothing past the right edge.
+ */
+async function expectPhoneChatHeaderFits(page: Page, name: string): Promise<void> {
+  const header = page.getByRole('banner');
+  await expect(header.getByText(name, { exact: true })).toBeVisible();
+  const layout = await header.evaluate((element, partner) => {
+    const title = [...element.querySelectorAll<HTMLElement>('div')].find((child) => child.textContent === partner)!;
+    // What else the bar shows: its links, buttons, fields and the price, each a box of its own.
+    const others = [...element.querySelectorAll<HTMLElement>('a, button, input, [data-testid="chat-price-badge"]')]
+      .filter((child) => child.getClientRects().length > 0 && !child.closest('[data-testid="chat-price-badge"] button'))
+      .map((child) => ({ what: child.getAttribute('aria-label') ?? child.textContent ?? child.tagName, box: child.getBoundingClientRect().toJSON() as DOMRect }));
+    return {
+      viewport: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      title: { width: title.clientWidth, fullWidth: title.scrollWidth, box: title.getBoundingClientRect().toJSON() as DOMRect },
+      others,
+    };
+  }, name);
+  expect(layout.scrollWidth, 'no horizontal overflow').toBeLessThanOrEqual(layout.viewport);
+  expect(layout.title.width, 'the name is shown whole').toBeGreaterThanOrEqual(layout.title.fullWidth);
+  for (const other of layout.others) {
+    const a = layout.title.box;
+    const b = other.box;
+    expect(b.right, `${other.what} ends inside the screen`).toBeLessThanOrEqual(layout.viewport);
+    const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+    expect(apart, `the name and ${other.what} do not overlap`).toBe(true);
+  }
+}
+
 test('a fan pays to message a creator, who sees it at once; reactions and read receipts show on both sides; a fan without credit is refused and not charged', async ({ browser }) => {
   test.setTimeout(180_000);
   const creatorContext = await browser.newContext({ viewport: viewports.web });
@@ -81,6 +112,8 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   await expect(entry).toBeVisible();
   await entry.click();
   await expect(message(creator, text)).toBeVisible();
+  // Her own header says what she charges this fan, not a price as if she paid it.
+  await expect(creator.getByTestId('chat-price-badge').first()).toContainText(`You charge ${formatPrice(messagePrice, salt)} / message`);
 
   // 3. The money moved once: the fan paid the salted price, the creator earned her price.
   await expect.poll(async () => (await balanceOf(fan.request, fanToken)).gBalance).toBe(fanBefore.gBalance - fanPays);
@@ -111,6 +144,7 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   await broke.goto(`/chat/${creatorName}`);
   // As a person reads the price before writing (the composer holds a message until it has loaded).
   await expect(broke.getByTestId('chat-price-badge').first()).toContainText(formatPrice(messagePrice, salt));
+  await expectPhoneChatHeaderFits(broke, lucy.displayName);
   const plea = `Can I see more? ${Date.now()}`;
   await send(broke, plea);
   const refused = message(broke, plea);

@@ -258,13 +258,15 @@ describe('ConversationList and ChatPriceBadge against the real server', { timeou
     const user = userEvent.setup();
     const { container } = renderWith(lucy.fanstage, <ChatPriceBadge userId={fan.account.id} />);
     await lucy.fanstage.chat.thread(fan.account.id).load();
-    const badge = await screen.findByRole('button', { name: `Price of messages from ${nameOf(fan)}: ${formatPrice(16, salt)}. Change it` });
+    const badge = await screen.findByRole('button', { name: `You charge ${formatPrice(16, salt)} / message. Change the price for ${nameOf(fan)}` });
+    // What she charges, said as hers: not a price as if she paid it.
+    expect(badge).toHaveTextContent(`You charge ${formatPrice(16, salt)} / message`);
     await user.click(badge);
     const dialog = await screen.findByRole('dialog', { name: `Message price for ${nameOf(fan)}` });
     await user.click(within(dialog).getByRole('radio', { name: formatPrice(64, salt) }));
     await user.click(within(dialog).getByRole('button', { name: 'Set price' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(screen.getByRole('button', { name: `Price of messages from ${nameOf(fan)}: ${formatPrice(64, salt)}. Change it` })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `You charge ${formatPrice(64, salt)} / message. Change the price for ${nameOf(fan)}` })).toBeInTheDocument();
     expect(await violationsIn(container)).toEqual([]);
 
     const theirs = fan.fanstage.chat.thread(lucy.account.id);

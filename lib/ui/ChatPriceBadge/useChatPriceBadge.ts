@@ -72,9 +72,10 @@ export function useChatPriceBadge({ userId }: { userId: number }): ChatPriceBadg
 
   return {
     mode,
-    text: shown === 0 ? t('chat.price.free') : t('chat.price.perMessage', { price: priceText }),
-    shortText: priceText,
-    label: mode === 'seller' ? t('chat.price.sellerLabel', { name: partnerName, price: priceText }) : shown === 0 ? t('chat.price.freeLabel') : t('chat.price.label', { price: priceText }),
+    // A seller's own badge says what she charges this fan, never a price as if she paid it.
+    text: mode === 'seller' ? (shown === 0 ? t('chat.price.sellerFree') : t('chat.price.sellerText', { price: priceText })) : shown === 0 ? t('chat.price.free') : t('chat.price.perMessage', { price: priceText }),
+    shortText: mode === 'seller' ? (shown === 0 ? t('chat.price.sellerFree') : t('chat.price.sellerShort', { price: priceText })) : priceText,
+    label: mode === 'seller' ? (shown === 0 ? t('chat.price.sellerFreeLabel', { name: partnerName }) : t('chat.price.sellerLabel', { name: partnerName, price: priceText })) : shown === 0 ? t('chat.price.freeLabel') : t('chat.price.label', { price: priceText }),
     partnerName,
     price: sellerPrice,
     custom: custom !== null,
