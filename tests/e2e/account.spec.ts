@@ -49,11 +49,24 @@ test.describe('accounts on the reference site', () => {
     await page.setViewportSize(viewports.web);
     const email = uniqueEmail('fan');
     const password = 'correct horse battery staple';
+    // A visitor's pages never ask for a refresh they cannot get (nor log its 401 as an error).
+    const refreshes: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === '/papi/login/refresh') refreshes.push(sent.url());
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const marker = async () => (await context.cookies()).find((cookie) => cookie.name === 'fs_session')?.value;
 
     // The page is blurred and inert behind the age-and-terms agreement.
     await page.goto('/');
     const gate = page.getByRole('dialog', { name: 'Are you 18 or older?' });
     await expect(gate).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(refreshes).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await expect(gate.getByRole('button', { name: 'I am 18+ and agree to all' })).toBeFocused();
     const filter = await page.getByTestId('side-nav').evaluate((nav) => getComputedStyle(nav.parentElement!).filter);
     expect(filter).toContain('blur');
@@ -119,6 +132,13 @@ test.describe('accounts on the reference site', () => {
     expect((await saved).ok()).toBe(true);
     await page.reload();
     await expect(nav.getByRole('link', { name: 'Profil' })).toHaveAttribute('href', /^\/fan\d+$/);
+    expect(await marker()).toBe('1');
+    // A browser that signed in before the session marker existed holds the refresh cookie
+    // alone: it stays signed in, and its refresh brings the marker.
+    await context.clearCookies({ name: 'fs_session' });
+    await page.reload();
+    await expect(nav.getByRole('link', { name: 'Profil' })).toHaveAttribute('href', /^\/fan\d+$/);
+    expect(await marker()).toBe('1');
 
     // Logging out in Czech: staying is possible, confirming ends the session for good.
     await nav.getByRole('button', { name: 'Odhlásit se' }).click();
@@ -132,8 +152,15 @@ test.describe('accounts on the reference site', () => {
     // Logging out loads the public page afresh; reloading before that load ends would cut it off.
     await page.waitForLoadState('load');
     await expect(nav.getByRole('button', { name: 'Profil' })).toBeVisible();
+    expect(await marker()).toBe('0');
+    const refreshesBefore = refreshes.length;
+    const errorsBefore = consoleErrors.length;
     await page.reload();
     await expect(nav.getByRole('button', { name: 'Profil' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // Signed out, the visitor's page is quiet again.
+    expect(refreshes.slice(refreshesBefore)).toEqual([]);
+    expect(consoleErrors.slice(errorsBefore)).toEqual([]);
   });
 
   test('a reset mail sets a new password that then logs in', async ({ page, request }) => {

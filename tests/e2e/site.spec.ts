@@ -11,6 +11,15 @@ test.describe('the reference site', () => {
 
   test('shows a seeded creator’s profile at /lucy.rivers', async ({ page, request }) => {
     const lucy = await apiProfile(request, 'lucy.rivers');
+    // A visitor who never signed in: no refresh request bound to fail, no error in the console.
+    const refreshes: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === '/papi/login/refresh') refreshes.push(sent.url());
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.goto('/lucy.rivers');
 
     const card = page.getByRole('article', { name: lucy.displayName });
@@ -27,6 +36,9 @@ test.describe('the reference site', () => {
     // The header names the screen after the creator, and so does the browser tab.
     await expect(page.getByRole('banner')).toContainText(lucy.displayName);
     await expect(page).toHaveTitle(`${lucy.displayName} · Fanstage`);
+    await page.waitForLoadState('networkidle');
+    expect(refreshes).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 
   test('lists creators on the home page and opens a profile from there', async ({ page, request }) => {

@@ -223,7 +223,13 @@ describe('POST /papi/users/cookie', () => {
   it('stores the age-and-terms consent as accept_18 with the terms stamp', async () => {
     const { json, headers } = await call('POST', '/papi/users/cookie', undefined, { name: 'accept', value: '20240307' });
     expect(json).toEqual({ statusCode: 1 });
-    expect(headers['set-cookie']).toBe(`accept_18=20240307; Max-Age=${365 * 86_400}; Path=/; SameSite=Lax`);
+    // A first consent also marks the browser as having no session (docs/auth.md).
+    expect(headers['set-cookie']).toEqual([`accept_18=20240307; Max-Age=${365 * 86_400}; Path=/; SameSite=Lax`, `fs_session=0; Max-Age=${365 * 86_400}; Path=/; SameSite=Lax`]);
+    // A browser that agreed before, or has a marker, keeps what it has.
+    for (const cookie of ['accept_18=20200101', 'fs_session=1', 'fs_session=0']) {
+      const again = await app.inject({ method: 'POST', url: '/papi/users/cookie', headers: { cookie }, payload: { name: 'accept', value: '20240307' } });
+      expect(again.headers['set-cookie'], cookie).toBe(`accept_18=20240307; Max-Age=${365 * 86_400}; Path=/; SameSite=Lax`);
+    }
     const old = await call('POST', '/papi/users/cookie', undefined, { name: 'accept', value: '20200101' });
     expect([old.status, old.json.statusText, old.headers['set-cookie']]).toEqual([400, 'invalid-request', undefined]);
   });

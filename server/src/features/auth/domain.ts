@@ -52,6 +52,21 @@ export const loginLimits = {
 /** The cookie the site keeps its refresh token in; only the login routes ever see it. */
 export const refreshCookie = { name: 'fs_refresh', path: '/papi/login' } as const;
 
+/**
+ * The refresh cookie's readable companion (docs/auth.md, "Does this browser have a session?"):
+ * `1` is written with every refresh cookie and lives as long, `0` wherever the refresh cookie
+ * is cleared. It holds no secret and grants nothing: the site only reads it to skip the refresh
+ * request at start-up for a visitor who has no session to resume.
+ */
+export const sessionMarker = {
+  name: 'fs_session',
+  path: '/',
+  signedIn: '1',
+  signedOut: '0',
+  /** A `0` outlives any refresh cookie, so a signed-out browser is not asked again soon. */
+  signedOutSeconds: 365 * 24 * 60 * 60,
+} as const;
+
 /** 256 random bits, URL-safe: refresh tokens, action hashes and embed codes. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');

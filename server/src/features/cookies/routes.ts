@@ -3,7 +3,8 @@ import { OkEnvelope } from '../../../../lib/contract/envelope';
 import type { App } from '../../context';
 import { errors } from '../../errors';
 import { ok } from '../../http/envelope';
-import { cookieToSet, isCookieName, setCookieHeader } from './domain';
+import { sessionMarker } from '../auth/domain';
+import { consentCookie, cookieToSet, isCookieName, setCookieHeader } from './domain';
 
 export function registerCookieRoutes(app: App): void {
   app.post(
@@ -24,7 +25,16 @@ export function registerCookieRoutes(app: App): void {
       // request.protocol follows X-Forwarded-Proto (trustProxy in production), and an https
       // PUBLIC_URL marks every cookie Secure even where the proxy does not say so.
       const secure = request.protocol === 'https' || app.fanstage.config.publicUrl.startsWith('https://');
-      reply.header('Set-Cookie', setCookieHeader(cookie, secure));
+      const headers = [setCookieHeader(cookie, secure)];
+      // A browser's first consent, with no session marker yet, cannot hold a refresh cookie of
+      // the site (signing in comes after the gate): it is marked signed out, so the site never
+      // asks for a refresh it cannot get. A browser that agreed before may have signed in before
+      // markers were written; it keeps its one try (docs/auth.md).
+      const firstVisit = request.cookies[consentCookie.name] === undefined && request.cookies[sessionMarker.name] === undefined;
+      if (name === 'accept' && firstVisit) {
+        headers.push(setCookieHeader({ name: sessionMarker.name, value: sessionMarker.signedOut, maxAgeSeconds: sessionMarker.signedOutSeconds }, secure));
+      }
+      reply.header('Set-Cookie', headers.length === 1 ? headers[0] : headers);
       return ok;
     },
   );
