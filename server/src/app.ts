@@ -196,7 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerTranslationRoutes(app);
   const userService = registerUserRoutes(app, ctx);
   registerSocialRoutes(app, ctx, userService);
-  registerPartnerRoutes(app, ctx, userService);
+  registerPartnerRoutes(app, ctx, userService, jobs);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);
   registerTimelineRoutes(app, ctx);

@@ -5,7 +5,7 @@ import { apiCaller } from '../support/inject';
 import { startTestServer, type TestServer } from '../support/server';
 import { closeSockets, connectSocket } from '../support/sockets';
 import { eq } from '../support/db';
-import { media, partnerDecisions, users } from '../../server/src/db/schema';
+import { identityDocuments, media, partnerDecisions, users } from '../../server/src/db/schema';
 import { IDENTITY_SIGNATURE_HEADER, identityKeys } from '../../server/src/features/partner/identity/sandbox';
 import { goodForm, passIdCheck, photo, register, stateOf, submitIdentityPage } from './support-partner';
 
@@ -259,6 +259,8 @@ describe('administrators decide', () => {
     const unknown = await app.inject({ method: 'GET', url: '/papi/partner/check-code?companyCode=C-ZZZZZZZZ' });
     expect([unknown.json(), unknown.headers['set-cookie']]).toEqual([{ statusCode: -1, statusText: 'invalid-code', body: { field: 'companyCode' } }, undefined]);
     expect((await app.inject({ method: 'GET', url: '/papi/partner/check-code?companyCode=short' })).json()).toMatchObject({ statusText: 'invalid-code' });
+    // Typed in lower case, it is the same code.
+    expect((await app.inject({ method: 'GET', url: `/papi/partner/check-code?companyCode=${status.partnerCode.toLowerCase()}` })).json()).toEqual({ statusCode: 1 });
 
     // A new applicant brought by this partner names the code when finishing the registration.
     const recruit = await createAccount(app);
@@ -407,5 +409,32 @@ describe('who may call what', () => {
       ['/papi/identity/sandbox/check/{checkId}', 'post'],
     ];
     for (const [path, method] of expected) expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+  });
+});
+
+describe('identity documents are not kept longer than needed', () => {
+  it('removes every picture of a deleted account, and those of a declined check 30 days after the verdict; an approved check keeps its pictures', async () => {
+    const declined = await createAccount(app);
+    const deleted = await createAccount(app);
+    const approved = await createAccount(app);
+    await register(call, declined);
+    await passIdCheck(call, declined, '200000002', pictures);
+    await register(call, deleted);
+    await passIdCheck(call, deleted, '100000001', pictures);
+    await register(call, approved);
+    await passIdCheck(call, approved, '100000001', pictures);
+    const count = (userId: number) => app.fanstage.db.$count(identityDocuments, eq(identityDocuments.userId, userId));
+    const keys = async (userId: number) => (await app.fanstage.db.select().from(identityDocuments).where(eq(identityDocuments.userId, userId))).map((d) => d.storageKey);
+    const deletedKeys = await keys(deleted.id);
+    expect([await count(declined.id), await count(deleted.id), await count(approved.id)]).toEqual([3, 3, 3]);
+
+    expect((await call('DELETE', '/api/users/me', deleted, { deleteReason: 2 })).json.statusCode).toBe(1);
+    await app.fanstage.jobs.runNow('identity-documents-purge');
+    expect([await count(declined.id), await count(deleted.id), await count(approved.id)]).toEqual([3, 0, 3]);
+    for (const key of deletedKeys) expect(await app.fanstage.storage.exists(key)).toBe(false);
+
+    app.fanstage.clock.advance(31 * 86_400_000);
+    await app.fanstage.jobs.runNow('identity-documents-purge');
+    expect([await count(declined.id), await count(approved.id)]).toEqual([0, 3]);
   });
 });

@@ -17,6 +17,7 @@ import {
   PartnerUserParams,
 } from '../../../../lib/contract/partner';
 import type { App, AppContext } from '../../context';
+import type { Jobs } from '../../jobs';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
 import { authenticate, requireLevel, viewerOf } from '../auth/guard';
@@ -26,7 +27,7 @@ import { isPartnerCode } from './domain';
 import { createSandboxIdentityProvider } from './identity/sandbox';
 import { registerIdentitySandboxPage } from './identity/sandbox-page';
 import type { IdentityProvider } from './identity/types';
-import { createPartnerService } from './service';
+import { createPartnerService, purgeIdentityDocuments } from './service';
 
 /** Checks a JSON body kept as text: it must parse and must not try to set an object's prototype. */
 function jsonProblem(text: string): 'empty' | 'invalid' | null {
@@ -44,7 +45,7 @@ function jsonProblem(text: string): 'empty' | 'invalid' | null {
  * provider (the built-in sandbox unless another is configured, docs/identity.md), badge
  * confirmation, partner codes, and the administrators' queue of applications.
  */
-export function registerPartnerRoutes(app: App, ctx: AppContext, userService: UserService) {
+export function registerPartnerRoutes(app: App, ctx: AppContext, userService: UserService, jobs: Jobs) {
   const sandbox = createSandboxIdentityProvider({ publicUrl: () => ctx.config.publicUrl, jwtSecret: ctx.config.jwtSecret });
   const providers = new Map<string, IdentityProvider>([[sandbox.name, sandbox]]);
   const service = createPartnerService(ctx, { providers, defaultProvider: sandbox, users: userService });
@@ -97,7 +98,8 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
       },
     },
     async (request, reply) => {
-      const code = request.query.companyCode?.trim() ?? '';
+      // Codes are upper case; one typed in lower case is the same code.
+      const code = (request.query.companyCode?.trim() ?? '').toUpperCase();
       if (!isPartnerCode(code) || !(await service.isValidCode(code))) throw new AppError('invalid-code', { body: { field: 'companyCode' } });
       const cookie = cookieToSet('affcode', code, undefined);
       const secure = request.protocol === 'https' || ctx.config.publicUrl.startsWith('https://');
@@ -317,6 +319,8 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
 
     registerIdentitySandboxPage(scope as unknown as App, ctx, { keys: sandbox.keys, service });
   });
+
+  jobs.add({ name: 'identity-documents-purge', everyMs: 60 * 60_000, run: purgeIdentityDocuments });
 
   return service;
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type {
   AdminPartnersQuery,
   IdCheckStart,
@@ -209,7 +209,7 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
     },
 
     async registrationDone(userId: number, companyCode: string | undefined): Promise<PartnerStatus> {
-      const code = companyCode?.trim() ?? '';
+      const code = (companyCode?.trim() ?? '').toUpperCase();
       if (code !== '') {
         const partner = await partnerByCode(code);
         if (partner === undefined || partner.userId === userId) throw new AppError('invalid-code', { body: { field: 'companyCode' } });
@@ -497,3 +497,28 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
 }
 
 export type PartnerService = ReturnType<typeof createPartnerService>;
+
+/** Pictures of cancelled or declined checks are kept this long (for a review or an appeal), then removed. */
+export const UNUSED_DOCUMENTS_KEPT_MS = 30 * 86_400_000;
+
+/**
+ * Removes identity documents nobody needs any more: every picture of a deleted account, and
+ * those of checks cancelled or declined more than 30 days ago. The pictures of an approved check
+ * stay, as the record of who the partner is. Files go first, then their rows, so a failed
+ * delete is tried again on the next run. Answers how many were removed.
+ */
+export async function purgeIdentityDocuments(ctx: AppContext): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - UNUSED_DOCUMENTS_KEPT_MS);
+  const rows = await ctx.db
+    .select({ id: identityDocuments.id, storageKey: identityDocuments.storageKey })
+    .from(identityDocuments)
+    .innerJoin(users, eq(users.id, identityDocuments.userId))
+    .innerJoin(identityChecks, eq(identityChecks.id, identityDocuments.checkId))
+    .where(or(isNotNull(users.deletedAt), and(inArray(identityChecks.status, ['cancelled', 'declined']), lt(identityChecks.decidedAt, before))))
+    .limit(500);
+  for (const row of rows) {
+    await ctx.storage.delete(row.storageKey);
+    await ctx.db.delete(identityDocuments).where(eq(identityDocuments.id, row.id));
+  }
+  return rows.length;
+}
