@@ -16,6 +16,8 @@ import { ChangedTerms } from './overlays/ChangedTerms';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
 import { CallOverlay } from './overlays/CallOverlay';
+import { InvitationPrompt } from './overlays/InvitationPrompt';
+import { useLandingQuery } from './landing';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -45,15 +47,20 @@ const GopayReturn = lazyScreen(() => import('./routes/GopayReturn'));
 const SettingsSubscription = lazyScreen(() => import('./routes/SettingsSubscription'));
 const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
 const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
+const SettingsOffers = lazyScreen(() => import('./routes/SettingsOffers'));
+const SettingsMassMessages = lazyScreen(() => import('./routes/SettingsMassMessages'));
 const ChatList = lazyScreen(() => import('./routes/ChatList'));
 const ChatOpened = lazyScreen(() => import('./routes/ChatOpened'));
 const VideoCall = lazyScreen(() => import('./routes/VideoCall'));
+const TourPartners = lazyScreen(() => import('./routes/TourPartners'));
+const TourFaq = lazyScreen(() => import('./routes/TourFaq'));
 
 export function App() {
   const { t } = useTranslation();
-  const { title, loggedIn, sessionChecked } = useSite();
+  const { title, loggedIn, sessionChecked, fanstage } = useSite();
   const [location] = useLocation();
   useNavigationEffects(location);
+  const landing = useLandingQuery(fanstage, location);
   useLoginGuard(location);
   const terms = useTermsAgreed(location);
   const [termsDeclined, setTermsDeclined] = useState(false);
@@ -97,9 +104,13 @@ export function App() {
                   <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
                   <Route path="/settings/wallet" component={SettingsWallet} />
                   <Route path="/settings/earnings" component={SettingsEarnings} />
+                  <Route path="/settings/offers" component={SettingsOffers} />
+                  <Route path="/settings/mass-messages" component={SettingsMassMessages} />
                   <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>
                   <Route path="/settings/subscription/:type">{(params) => <SettingsSubscription type={params.type} />}</Route>
                   <Route path="/gopay-return" component={GopayReturn} />
+                  <Route path="/tour-partners" component={TourPartners} />
+                  <Route path="/tour-faq" component={TourFaq} />
                   <Route path="/timeline" component={Timeline} />
                   <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
                   <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>
@@ -125,6 +136,8 @@ export function App() {
       <RealtimeNotice />
       <CallOverlay />
       <LoginPrompt />
+      {/* The invitation waits for the session check and the age agreement; members never see it. */}
+      <InvitationPrompt invitation={sessionChecked && !loggedIn && !gate ? landing.invitation : null} onClosed={landing.dismiss} />
       <LogoutConfirm />
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
       {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}

@@ -2,10 +2,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { CallButton, FollowButton, useFanstage } from '../../lib/ui';
+import { CallButton, FollowButton, SubscribeButton, useFanstage } from '../../lib/ui';
 import type { KnownProfile } from '../../lib/sdk';
 import { useSite } from '../site';
 import { useModalDialog } from '../overlays/useModalDialog';
+import { gopayReturnUrl } from './moneyLinks';
 import styles from './ProfileActions.module.css';
 
 type Confirmation = { kind: 'block' | 'unfollow'; resolve: (confirmed: boolean) => void };
@@ -98,6 +99,8 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   return (
     <div className={styles.actions} data-testid="profile-actions">
       {blocked ? null : <FollowButton userId={profile.id} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
+      {/* A card subscription leaves for the processor's page and comes back here through /gopay-return. */}
+      {blocked ? null : <SubscribeButton userId={profile.id} onLoginRequired={openLoginPrompt} paymentMode="redirect" returnUrl={gopayReturnUrl()} />}
       {blocked ? null : loggedIn ? (
         <Link href={`/chat/${encodeURIComponent(profile.username)}`} className={styles.secondary} data-testid="profile-chat">
           {t('siteChat.message')}

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { useFanstage, VerifyEmailNotice } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
 import { SettingsSites } from './SettingsSites';
+import { SettingsInvite } from './SettingsInvite';
 import styles from './Settings.module.css';
 
 /** `/settings` (login only, SPEC §2): the settings list and the account's e-mail. */
@@ -49,6 +50,20 @@ export default function Settings() {
               {t('siteMoney.menu.subscriptions')}
             </Link>
           </li>
+          {account?.isSeller ? (
+            <>
+              <li>
+                <Link href="/settings/offers" className={styles.item}>
+                  {t('creatorTools.site.offers')}
+                </Link>
+              </li>
+              <li>
+                <Link href="/settings/mass-messages" className={styles.item}>
+                  {t('creatorTools.site.mass')}
+                </Link>
+              </li>
+            </>
+          ) : null}
         </ul>
       </nav>
       <section className={styles.account} aria-labelledby="settings-account">
@@ -70,6 +85,7 @@ export default function Settings() {
         )}
         <VerifyEmailNotice headingLevel={3} />
       </section>
+      <SettingsInvite />
       <SettingsSites />
       {/* Phones and tablets have no logout icon in their navigation: this is their way out. */}
       <button type="button" className={styles.logout} aria-haspopup="dialog" onClick={openLogoutConfirm}>

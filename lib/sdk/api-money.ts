@@ -28,12 +28,16 @@
  *     .affiliate(userId?)                GET  /api/earnings/transactions-affil/ → Transaction[]
  *     .payout({cPayout, method?})        POST /api/earnings/payout             → Payout | undefined
  *     .payouts()                         GET  /api/earnings/payouts            → Payout[]
+ *     .payoutDestination()               GET  /api/earnings/payout-destination → PayoutDestination
+ *     .setPayoutDestination(body)        PUT  /api/earnings/payout-destination → PayoutDestination
  *     .ack({cBalance, firstEarningsSeen?}) POST /api/earnings/ack              → Balance | undefined
  *
  *   subscriptionsApi(client)
  *     .offers(userId, loggedIn)          GET    /api|/papi/subscription/offer?userId → Offer[]
  *     .createOffer(body)                 POST   /api/subscription/offer              → Offer
  *     .deleteOffer(id)                   DELETE /api/subscription/offer/{id}
+ *     .updateOffer(id, body)             PUT    /api/subscription/offer/{id}         → Offer
+ *     .archiveOffer(id) / .restoreOffer(id) POST /api/subscription/offer/{id}/archive|restore → Offer
  *     .subscribe(offerId, priceCents?)   POST   /api/subscription/subscribe/{offerId} → Subscription
  *     .payNewCard(body)                  POST   /api/subscription/pay-new-card       → {subscription, order}
  *     .payOldCard(body)                  POST   /api/subscription/pay-old-card       → {subscription, order}
@@ -56,6 +60,9 @@ import type {
   GiftPostBody,
   GiftResult,
   Offer,
+  PayoutDestination,
+  PayoutDestinationBody,
+  UpdateOfferBody,
   OrderBody,
   PaymentOrder,
   PayNewCardBody,
@@ -143,6 +150,9 @@ export function earningsApi(client: FanstageClient) {
     affiliate: (userId?: number) => client.get<Transaction[]>('/api/earnings/transactions-affil/', { userId }),
     payout: (body: PayoutBody) => client.post<Payout | undefined>('/api/earnings/payout', body),
     payouts: (signal?: AbortSignal) => client.get<Payout[]>('/api/earnings/payouts', undefined, { signal }),
+    /** Where payouts go, and the smallest payout. */
+    payoutDestination: (signal?: AbortSignal) => client.get<PayoutDestination>('/api/earnings/payout-destination', undefined, { signal }),
+    setPayoutDestination: (body: PayoutDestinationBody) => client.request<PayoutDestination>('PUT', '/api/earnings/payout-destination', { body }),
     ack: (body: EarningsAckBody) => client.post<Balance | undefined>('/api/earnings/ack', body),
   };
 }
@@ -157,6 +167,11 @@ export function subscriptionsApi(client: FanstageClient) {
       client.get<Offer[]>(`${loggedIn ? '/api' : '/papi'}/subscription/offer`, { userId }, { signal }),
     createOffer: (body: CreateOfferBody) => client.post<Offer>('/api/subscription/offer', body),
     deleteOffer: (id: number) => client.request<undefined>('DELETE', `/api/subscription/offer/${seg(id)}`),
+    /** A new price and/or name; subscribers keep the price they subscribed at. */
+    updateOffer: (id: number, body: UpdateOfferBody) => client.request<Offer>('PUT', `/api/subscription/offer/${seg(id)}`, { body }),
+    /** No longer offered to new subscribers (shown to its creator only); those subscribed keep it. */
+    archiveOffer: (id: number) => client.post<Offer>(`/api/subscription/offer/${seg(id)}/archive`, {}),
+    restoreOffer: (id: number) => client.post<Offer>(`/api/subscription/offer/${seg(id)}/restore`, {}),
     /** Pays the first month with credits; `priceCents` is what the fan was shown. */
     subscribe: (offerId: number, priceCents?: number) =>
       client.post<Subscription>(`/api/subscription/subscribe/${seg(offerId)}`, priceCents === undefined ? {} : { priceCents }),

@@ -40,3 +40,7 @@ export * from './ChatPanel';
 export * from './CallButton';
 export * from './IncomingCall';
 export * from './CallWindow';
+export * from './SubscribeButton';
+export * from './OfferSettings';
+export * from './PayoutRequest';
+export * from './MassMessages';

@@ -398,8 +398,15 @@ describe('the earnings store on the real server', { timeout: 30_000 }, () => {
     expect(isSdkError(small) && small.code).toBe('payout-too-small');
     expect(await earningsOf(server.app, creator.account.id)).toBe(earned);
 
-    const payout = await creator.fanstage.earnings.payout(earned, 'card');
-    expect(payout).toMatchObject({ amount: earned, method: 'card', status: 'requested' });
+    // Without a destination the payout is refused; the one kept is where it goes.
+    const nowhere = await creator.fanstage.earnings.payout(earned, 'paypal').catch((error: unknown) => error);
+    expect(isSdkError(nowhere) && nowhere.code).toBe('payout-destination-required');
+    expect(await creator.fanstage.earnings.loadDestination()).toMatchObject({ method: null, minimumCents: MIN_PAYOUT_CENTS });
+    await creator.fanstage.earnings.setDestination({ method: 'paypal', paypalEmail: 'creator@example.com' });
+    expect(creator.fanstage.earnings.destination.value).toMatchObject({ method: 'paypal', paypalEmail: 'creator@example.com' });
+
+    const payout = await creator.fanstage.earnings.payout(earned, 'paypal');
+    expect(payout).toMatchObject({ amount: earned, method: 'paypal', status: 'requested', destination: 'creator@example.com' });
     expect(creator.fanstage.earnings.cBalance.value).toBe(0);
     expect(creator.fanstage.earnings.cPayout.value).toBe(earned);
     expect(creator.fanstage.earnings.payouts.value?.map((p) => p.amount)).toEqual([earned]);

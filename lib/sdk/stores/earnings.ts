@@ -12,9 +12,11 @@
  *   earnings.lines              PagedList<Transaction>  GET /api/earnings/ (offset pages of 30)
  *   earnings.payout(cPayout, method)     POST /api/earnings/payout, then the balance and payouts reload
  *   earnings.payouts / loadPayouts()     the payout requests
+ *   earnings.destination / loadDestination() / setDestination(body)
+ *                                        where payouts go (PayPal e-mail or a saved card) and the minimum
  */
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
-import type { Payout, Transaction } from '../../contract';
+import type { Payout, PayoutDestination, PayoutDestinationBody, Transaction } from '../../contract';
 import type { PayoutMethod } from '../../contract/constants';
 import type { FanstageClient } from '../client';
 import { earningsApi } from '../api-money';
@@ -37,6 +39,7 @@ export function createEarningsStore(client: FanstageClient, wallet: Pick<WalletS
   });
   const payouts = signal<readonly Payout[] | null>(null);
   const payoutsError = signal<unknown>(null);
+  const destination = signal<PayoutDestination | null>(null);
 
   const linesList = () =>
     createPagedList<Transaction>({
@@ -81,7 +84,24 @@ export function createEarningsStore(client: FanstageClient, wallet: Pick<WalletS
     }
   }
 
-  /** Asks for `cents` of the earnings to be paid out by PayPal or card; refused under the minimum (payout-too-small). */
+  async function loadDestination(): Promise<PayoutDestination> {
+    const kept = await api.payoutDestination();
+    destination.value = kept;
+    return kept;
+  }
+
+  /** Keeps where payouts go: a PayPal e-mail (invalid-email) or one of the viewer's saved cards (card-not-found). */
+  async function setDestination(body: PayoutDestinationBody): Promise<PayoutDestination> {
+    const kept = await api.setPayoutDestination(body);
+    destination.value = kept;
+    return kept;
+  }
+
+  /**
+   * Asks for `cents` of the earnings to be paid out by PayPal or card, to the kept destination;
+   * refused under the minimum (payout-too-small, naming it) and without a destination
+   * (payout-destination-required).
+   */
   async function payout(cents: number, method: PayoutMethod): Promise<Payout | undefined> {
     const answer = await api.payout({ cPayout: cents, method });
     await Promise.all([wallet.refresh().catch(() => undefined), loadPayouts().catch(() => undefined)]);
@@ -92,6 +112,7 @@ export function createEarningsStore(client: FanstageClient, wallet: Pick<WalletS
     lines.dispose();
     lines = linesList();
     payouts.value = null;
+    destination.value = null;
   }
 
   return {
@@ -109,6 +130,9 @@ export function createEarningsStore(client: FanstageClient, wallet: Pick<WalletS
     payouts: payouts as ReadonlySignal<readonly Payout[] | null>,
     payoutsError: payoutsError as ReadonlySignal<unknown>,
     loadPayouts,
+    destination: destination as ReadonlySignal<PayoutDestination | null>,
+    loadDestination,
+    setDestination,
     reset,
   };
 }

@@ -9,8 +9,11 @@
  *   subscriptions.cancel(id) / revertCancel(id)  → Promise<Subscription | undefined>
  *   subscriptions.subscribing / subscribers(offerId?)   PagedList<Subscription>, pages of 30
  *   subscriptions.createOffer(body) / deleteOffer(id)
+ *   subscriptions.updateOffer(id, {priceCents?, name?}) / archiveOffer(id) / restoreOffer(id)
+ *   subscriptions.ownOffers / loadOwnOffers(userId)  the creator's own offers, archived ones too
  */
-import type { CreateOfferBody, Offer, PaymentOrder, Subscription } from '../../contract';
+import { signal, type ReadonlySignal } from '@preact/signals-core';
+import type { CreateOfferBody, Offer, PaymentOrder, Subscription, UpdateOfferBody } from '../../contract';
 import type { FanstageClient } from '../client';
 import { subscriptionsApi } from '../api-money';
 import { pageSizes } from '../rules/constants';
@@ -90,7 +93,53 @@ export function createSubscriptionsStore(
     return api.revertCancel(id);
   }
 
+  /** The creator's own offers as last read or changed here (null before the first read). */
+  const ownOffers = signal<readonly Offer[] | null>(null);
+
+  async function loadOwnOffers(userId: number): Promise<readonly Offer[]> {
+    const list = await api.offers(userId, true);
+    ownOffers.value = list;
+    return list;
+  }
+
+  /** Puts a changed offer into the own list (or drops it when `offer` is null). */
+  function applyOwn(id: number, offer: Offer | null): void {
+    const list = ownOffers.peek() ?? [];
+    const others = list.filter((o) => o.id !== id);
+    ownOffers.value = offer === null ? others : [...others, offer].sort((a, b) => a.priceCents - b.priceCents || a.id - b.id);
+  }
+
+  async function createOffer(body: CreateOfferBody): Promise<Offer> {
+    const offer = await api.createOffer(body);
+    applyOwn(offer.id, offer);
+    return offer;
+  }
+
+  async function updateOffer(id: number, body: UpdateOfferBody): Promise<Offer> {
+    const offer = await api.updateOffer(id, body);
+    applyOwn(id, offer);
+    return offer;
+  }
+
+  async function archiveOffer(id: number): Promise<Offer> {
+    const offer = await api.archiveOffer(id);
+    applyOwn(id, offer);
+    return offer;
+  }
+
+  async function restoreOffer(id: number): Promise<Offer> {
+    const offer = await api.restoreOffer(id);
+    applyOwn(id, offer);
+    return offer;
+  }
+
+  async function deleteOffer(id: number): Promise<void> {
+    await api.deleteOffer(id);
+    applyOwn(id, null);
+  }
+
   function reset(): void {
+    ownOffers.value = null;
     subscribing.dispose();
     subscribing = subscribingList();
     for (const list of subscriberLists.values()) list.dispose();
@@ -104,8 +153,13 @@ export function createSubscriptionsStore(
     cancel,
     revertCancel,
     get: (id: number) => api.get(id),
-    createOffer: (body: CreateOfferBody) => api.createOffer(body),
-    deleteOffer: (id: number) => api.deleteOffer(id),
+    createOffer,
+    updateOffer,
+    archiveOffer,
+    restoreOffer,
+    deleteOffer,
+    ownOffers: ownOffers as ReadonlySignal<readonly Offer[] | null>,
+    loadOwnOffers,
     /** The creators the viewer subscribes to (a fresh list after `reset`). */
     get subscribing(): PagedList<Subscription> {
       return subscribing;
