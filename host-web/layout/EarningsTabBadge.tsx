@@ -1,9 +1,8 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { timelineBadgeError } from '../../lib/sdk';
 import { EarningsBadge } from '../../lib/ui';
 import { useSite } from '../site';
-import styles from './EarningsTabBadge.module.css';
 
 /** How often the balance is asked for while the page stays open, until the websocket pushes it. */
 const REFRESH_MS = 60_000;
@@ -11,9 +10,11 @@ const REFRESH_MS = 60_000;
 /**
  * The Timeline tab's badge (SPEC §2, §9): the creator's earnings not yet seen, in dollars
  * ('$1' under a dollar, '$99+' above $99), flagged when the account waits for the creator
- * (approved state 7, 101, 105 or 107). Seeing the earnings in settings clears it.
+ * (approved state 7, 101, 105 or 107). Seeing the earnings in settings clears it. It follows the
+ * tab's label; the navigation's `className` places it (over the icon on a phone, at the end of
+ * the row in the side navigation), clear of the label.
  */
-export function EarningsTabBadge({ children }: { children: ReactNode }) {
+export function EarningsTabBadge({ className }: { className?: string | undefined }) {
   useSignals();
   const { fanstage, loggedIn } = useSite();
   const { wallet, earnings, session } = fanstage;
@@ -27,10 +28,5 @@ export function EarningsTabBadge({ children }: { children: ReactNode }) {
 
   const cents = loggedIn ? earnings.unacked.value : 0;
   const flagged = loggedIn && timelineBadgeError(session.account.value?.approvedState);
-  return (
-    <span className={styles.wrap}>
-      {children}
-      <EarningsBadge cents={cents} error={flagged} className={styles.badge} />
-    </span>
-  );
+  return <EarningsBadge cents={cents} error={flagged} {...(className ? { className } : {})} />;
 }

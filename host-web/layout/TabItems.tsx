@@ -8,7 +8,7 @@ import { EarningsTabBadge } from './EarningsTabBadge';
 import { ChatTabBadge } from './ChatTabBadge';
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
-export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout', string>>>;
+export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout' | 'earnings', string>>>;
 
 /**
  * The five main tabs (SPEC §2), shared by the bottom and the side navigation. A tab the
@@ -69,10 +69,6 @@ function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasse
         <NotificationBadge>
           <Icon name={tab.icon} className={classes.icon} />
         </NotificationBadge>
-      ) : tab.id === 'timeline' ? (
-        <EarningsTabBadge>
-          <Icon name={tab.icon} className={classes.icon} />
-        </EarningsTabBadge>
       ) : tab.id === 'chat' ? (
         <ChatTabBadge>
           <Icon name={tab.icon} className={classes.icon} />
@@ -81,6 +77,8 @@ function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasse
         <Icon name={tab.icon} className={classes.icon} />
       )}
       <span className={classes.label}>{label}</span>
+      {/* After the label, so the tab is named "Timeline" first; each navigation places it. */}
+      {tab.id === 'timeline' ? <EarningsTabBadge className={classes.earnings} /> : null}
     </>
   );
 }

@@ -119,6 +119,15 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   await expect.poll(async () => (await balanceOf(fan.request, fanToken)).gBalance).toBe(fanBefore.gBalance - fanPays);
   await expect.poll(async () => (await balanceOf(creator.request, creatorToken)).cBalance).toBe(creatorBefore.cBalance + messagePrice);
 
+  // Her side navigation shows the new earnings at the end of the Timeline row, clear of the
+  // label, and the tab is named Timeline first.
+  const timelineTab = creator.getByTestId('side-nav').getByRole('link', { name: /^Timeline/ });
+  const earningsBadge = timelineTab.getByTestId('earnings-badge');
+  await expect(earningsBadge).toBeVisible();
+  const label = await timelineTab.getByText('Timeline', { exact: true }).boundingBox();
+  const badgeBox = await earningsBadge.boundingBox();
+  expect(label!.x + label!.width <= badgeBox!.x || badgeBox!.y + badgeBox!.height <= label!.y, 'the badge is clear of the label').toBe(true);
+
   // 4. Opening the conversation read it: the fan's message turns to the double check.
   await expect(message(fan, text)).toHaveAttribute('data-state', 'read');
   await expect(message(fan, text).getByRole('img', { name: 'Read' })).toBeVisible();
