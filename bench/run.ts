@@ -2,7 +2,8 @@
 // a bare Fastify server with the same load generator, so the ratio means something on any machine.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,19 +137,98 @@ if (parts.has('sizes')) {
   console.log(`  script-tag loader   dist/embed/fanstage.js           ${kb(loader).padStart(9)}  budget ${kb(budgets.loaderGzip)}  ${check('loader', loader, budgets.loaderGzip)}`);
   console.log(`  elements bundle     dist/embed/fanstage-elements.js  ${kb(elements).padStart(9)}  budget ${kb(budgets.elementsGzip)}  ${check('elements', elements, budgets.elementsGzip)}`);
   console.log(`  site first load     ${web.files.length} file(s) of dist/web           ${kb(web.bytes).padStart(9)}  budget ${kb(budgets.webFirstLoadGzip)}  ${check('web first load', web.bytes, budgets.webFirstLoadGzip)}`);
+  await transferSizes();
 }
 
-console.log(`\nThroughput (autocannon, ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up)`);
-// The yardstick, measured once in this run: every ratio below divides by it.
-const helloPort = await freePort();
-const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
-let helloResult: LoadResult;
-try {
-  helloResult = await load(`http://127.0.0.1:${helloPort}/`);
-} finally {
-  await stop(hello);
+/** The bytes one GET puts on the wire (not decoded), and the headers that came with them. */
+function transfer(url: string, encoding: string): Promise<{ bytes: number; encoding: string; cacheControl: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers: encoding === 'identity' ? {} : { 'accept-encoding': encoding } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+        else resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity'), cacheControl: String(res.headers['cache-control'] ?? '') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
-console.log(line('bare Fastify hello-world', helloResult));
+
+/**
+ * What a browser really downloads from the server (`NODE_ENV=production`): each file of the
+ * site's first load (the page, its entry script, modulepreloads and stylesheets) and each
+ * widget bundle, asked for with `Accept-Encoding: br`, then `gzip`, then none. The bytes are
+ * counted on the wire, so these are the build's precompressed copies as the server sends them.
+ */
+async function transferSizes(): Promise<void> {
+  const html = readFileSync(join(root, 'dist/web/index.html'), 'utf8');
+  const siteFiles = [
+    '/',
+    ...[...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="(?:modulepreload|stylesheet)"[^>]*\shref)="(\/[^"]+)"/g)].map((m) => m[1]!),
+  ].filter((f, i, all) => all.indexOf(f) === i);
+  // The bundle's address as the loader asks for it, with its content version (cached for good).
+  const loader = readFileSync(join(root, 'dist/embed/fanstage.js'), 'utf8');
+  const bundleVersion = /["'`](\d+\.\d+\.\d+[^"'`]*-[0-9a-f]{16})["'`]/.exec(loader)?.[1];
+  const widgetFiles = readdirSync(join(root, 'dist/embed'))
+    .filter((f) => f.endsWith('.js'))
+    .sort((a, b) => (a === 'fanstage.js' ? -1 : b === 'fanstage.js' ? 1 : a.localeCompare(b)))
+    .map((f) => (f === 'fanstage-elements.js' && bundleVersion ? `/embed/${f}?v=${bundleVersion}` : `/embed/${f}`));
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'fanstage-bench-'));
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = await startProcess(
+      'server/src/main.ts',
+      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '', JWT_SECRET: randomBytes(32).toString('base64url') },
+      `${base}/papi/settings`,
+    );
+    try {
+      console.log('\nTransfer sizes (bytes on the wire from the server: Brotli, gzip, none)');
+      const measure = async (path: string) => {
+        const [br, gz, raw] = [await transfer(`${base}${path}`, 'br'), await transfer(`${base}${path}`, 'gzip'), await transfer(`${base}${path}`, 'identity')];
+        // A text file the server sent uncompressed to a browser that asked is a regression.
+        if (br.encoding !== 'br' || gz.encoding !== 'gzip') failures.push(`${path} was not sent compressed (br: ${br.encoding}, gzip: ${gz.encoding})`);
+        return { path, br: br.bytes, gzip: gz.bytes, raw: raw.bytes, cacheControl: raw.cacheControl };
+      };
+      const row = (name: string, r: { br: number; gzip: number; raw: number }, note = '') =>
+        `  ${name.padEnd(44)} br ${kb(r.br).padStart(9)}  gzip ${kb(r.gzip).padStart(9)}  raw ${kb(r.raw).padStart(9)}${note ? `  ${note}` : ''}`;
+      const site = [];
+      for (const path of siteFiles) site.push(await measure(path));
+      const total = (rows: { br: number; gzip: number; raw: number }[]) => rows.reduce((sum, r) => ({ br: sum.br + r.br, gzip: sum.gzip + r.gzip, raw: sum.raw + r.raw }), { br: 0, gzip: 0, raw: 0 });
+      const scripts = site.filter((r) => r.path.endsWith('.js'));
+      console.log(row(`site first load: ${site.length} files`, total(site)));
+      console.log(row(`  of which JavaScript: ${scripts.length} files`, total(scripts)));
+      console.log(row('  of which the page (/)', site[0]!, site[0]!.cacheControl));
+      for (const path of widgetFiles) {
+        const r = await measure(path);
+        console.log(row(`widget ${path.replace(/\?v=.*/, '?v=…')}`, r, r.cacheControl));
+      }
+    } finally {
+      await stop(server);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// The yardstick, measured once in this run: every throughput ratio below divides by it. Only
+// the parts that compare with it wait for it (BENCH_PARTS=sizes runs in seconds).
+let helloResult: LoadResult = { rps: 0, p99: 0, non2xx: 0, errors: 0 };
+if (parts.has('users') || parts.has('feeds')) {
+  console.log(`\nThroughput (autocannon, ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up)`);
+  const helloPort = await freePort();
+  const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
+  try {
+    helloResult = await load(`http://127.0.0.1:${helloPort}/`);
+  } finally {
+    await stop(hello);
+  }
+  console.log(line('bare Fastify hello-world', helloResult));
+}
 
 if (parts.has('users')) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fanstage-bench-'));
