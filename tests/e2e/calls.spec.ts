@@ -235,9 +235,10 @@ test('a fan with credit for one minute calls a creator, is told the time left, t
     // left, and the top-up opens in the call window.
     const warning = fanWindow.getByRole('alert').filter({ hasText: /Your credits run out in 0:[0-3]\d\. Top up to go on\./ });
     await expect(warning).toBeVisible({ timeout: 45_000 });
-    // The top-up has to be in before the paid minute ends, so the fan keeps its first choices
-    // (the smallest package, a new card) and pays.
+    // The top-up has to be in before the paid minute ends, so the fan keeps the first package
+    // (the smallest) and pays with a new card in the card window (her saved card comes first).
     const topUp = fanWindow.getByRole('region', { name: 'Buy credits' });
+    await topUp.getByRole('radio', { name: 'A new card' }).check();
     // The card page opens in a window of its own; the call stays where it is.
     const cardWindowOpened = fan.waitForEvent('popup');
     await topUp.getByRole('button', { name: `Pay ${formatMoney(pkg.gValue)}` }).click();

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createFanstage, PAYMENT_MESSAGE, type Fanstage, type PopupHandle } from '../../lib/sdk';
 import { WalletTopUp } from '../../lib/ui';
+import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { defineElements, walletTag } from '../../elements';
 import { fanstageFor } from '../../elements/shared';
 import type { TestServer } from '../support/server';
@@ -106,6 +107,38 @@ describe('WalletTopUp against the real server', { timeout: 30_000 }, () => {
     await userEvent.setup().click(screen.getByRole('button', { name: /^Pay \$/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The card was declined. No money was taken.');
     expect(await walletOf(server.app, account.id)).toBe(0);
+  });
+
+  it('offers the saved card first and the smallest package that covers a short purchase; the history shows a saved-card top-up at once', async () => {
+    const { account, fanstage, opened } = await fanPayingWith('4242 4242 4242 4242');
+    const packages = [...(await fanstage.wallet.loadPackages())].sort((a, b) => a.cValue - b.cValue);
+    expect(packages.length).toBeGreaterThan(1);
+    // A card saved with an earlier purchase.
+    await fanstage.wallet.topUp({ packageId: packages[0]!.id, processor: 'sandbox', saveCard: true, mode: 'popup' });
+    expect(opened).toHaveLength(1);
+    const balance = await walletOf(server.app, account.id);
+    // What the fan is buying costs more than the smallest package would bring her to.
+    const needed = balance + packages[0]!.cValue + 1;
+    const covering = packages.find((p) => balance + p.cValue >= needed) ?? packages[packages.length - 1]!;
+    expect(covering.id).not.toBe(packages[0]!.id);
+    await fanstage.wallet.transactions.start();
+    const before = fanstage.wallet.transactions.items.value.length;
+
+    const { container } = renderWith(fanstage, <WalletTopUp mode="popup" needed={needed} />);
+    const group = await screen.findByRole('group', { name: 'Choose a package' });
+    const saved = await screen.findByRole('radio', { name: 'Visa •••• 4242, expires 12/34' });
+    expect(saved).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'A new card' })).not.toBeChecked();
+    const checked = within(group).getAllByRole('radio').find((radio) => (radio as HTMLInputElement).checked)!;
+    expect(checked).toHaveAccessibleName(new RegExp(`^${formatMoney(covering.cValue).replace(/[.$]/g, '\\$&')} in credits`));
+    expect(await violationsIn(container)).toEqual([]);
+
+    // Paid with the saved card (no card page): the history on screen has the purchase without a reload.
+    await userEvent.setup().click(screen.getByRole('button', { name: `Pay ${formatMoney(covering.gValue)}` }));
+    expect(await screen.findByText(/^Credits added\./)).toBeInTheDocument();
+    expect(opened).toHaveLength(1);
+    expect(await walletOf(server.app, account.id)).toBe(balance + covering.cValue);
+    await waitFor(() => expect(fanstage.wallet.transactions.items.value.length).toBe(before + 1));
   });
 
   it('speaks Czech and asks a visitor to sign in', async () => {

@@ -18,6 +18,8 @@
  *   wallet.packages / processors / cards   ReadonlySignal<... | null>
  *   wallet.loadPackages() / loadProcessors() / loadCards()   (cached; pass `true` to reload)
  *   wallet.deleteCard(id)
+ *   wallet.preferredProcessor / preferProcessor(name)   the processor a page asked for (SPEC §2
+ *                         `pgw`): a top-up offers it first while it is among the processors
  *   wallet.transactions   PagedList<Transaction>   .start() .nextPage() .items .status (pages by ts, 30)
  *
  *   wallet.topUp({packageId, processor, cardId?, saveCard?, mode: 'popup' | 'redirect', returnUrl?})
@@ -396,6 +398,7 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
   const packages = signal<readonly CreditPackage[] | null>(null);
   const processors = signal<readonly Processor[] | null>(null);
   const cards = signal<readonly Card[] | null>(null);
+  const preferredProcessor = signal<string | null>(null);
   // Bumped by reset, so an answer that arrives after a logout is not kept.
   let generation = 0;
   let refreshing: Promise<Balance | null> | null = null;
@@ -502,6 +505,8 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
   const flow = createCardPaymentFlow(client, options, async () => {
     await refresh().catch(() => undefined);
     void loadCards(true).catch(() => undefined);
+    // A history on screen shows the purchase at once, not after a reload.
+    if (transactions.status.peek() !== 'idle') void transactions.reload().catch(() => undefined);
   });
 
   function topUp(request: TopUpOptions): Promise<PaymentOrder> {
@@ -576,6 +581,11 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
     loadProcessors,
     loadCards,
     deleteCard,
+    /** The processor a link asked for (`?pgw=`), offered first by a top-up when it is one of the processors. */
+    preferredProcessor: preferredProcessor as ReadonlySignal<string | null>,
+    preferProcessor(name: string | null): void {
+      preferredProcessor.value = name;
+    },
     /** The wallet's history, newest first (a fresh list after `reset`). */
     get transactions(): PagedList<Transaction> {
       return transactions;

@@ -9,7 +9,8 @@ import { useSubscriptionPurchase, type OfferView, type PayWith } from './useSubs
 import { renderTopUpDialog } from './TopUpDialog';
 
 /** Renders the host's credit purchase (e.g. `WalletTopUp`); `done(true)` after credits were bought. */
-export type RenderTopUp = (done: (bought: boolean) => void) => ReactNode;
+/** Renders the credit purchase of a spend that ran short; `needed` is what the spend costs the fan, in credits. */
+export type RenderTopUp = (done: (bought: boolean) => void, needed?: number) => ReactNode;
 
 export interface SubscriptionPurchaseProps {
   /** The creator whose offers are shown. */
@@ -60,7 +61,7 @@ export function SubscriptionPurchase(props: SubscriptionPurchaseProps) {
         {renderTopUp((bought) => {
           setToppingUp(false);
           if (bought) state.creditsAdded();
-        })}
+        }, state.needed)}
       </>
     );
   }

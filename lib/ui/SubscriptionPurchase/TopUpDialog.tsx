@@ -9,18 +9,20 @@ export interface TopUpDialogProps {
   /** The card page in a popup (default: the dialog and what the fan was doing stay) or by leaving the page. */
   mode?: 'popup' | 'redirect';
   returnUrl?: string;
+  /** What the purchase that ran short costs, in the fan's credits: the package offered first covers it. */
+  needed?: number | undefined;
 }
 
 /**
  * The buy-credit popup a spend opens when the wallet is short (SPEC §8 "noMoney opens
  * buy-credit popup"): the wallet top-up in a dialog, then back to what the fan was doing.
  */
-export function TopUpDialog({ done, mode = 'popup', returnUrl }: TopUpDialogProps) {
+export function TopUpDialog({ done, mode = 'popup', returnUrl, needed }: TopUpDialogProps) {
   const { t } = useTranslation();
   return (
     <MoneyDialog title={t('unlock.buyCredits')} onClose={() => done(false)}>
       <p className={styles.warning}>{t('errors.noMoney')}</p>
-      <WalletTopUp hideTitle headingLevel={3} mode={mode} {...(returnUrl ? { returnUrl } : {})} onPaid={() => done(true)} />
+      <WalletTopUp hideTitle headingLevel={3} mode={mode} {...(returnUrl ? { returnUrl } : {})} {...(needed !== undefined ? { needed } : {})} onPaid={() => done(true)} />
       <div className={styles.actions}>
         <button type="button" className={styles.secondary} onClick={() => done(false)}>
           {t('unlock.back')}
@@ -30,5 +32,5 @@ export function TopUpDialog({ done, mode = 'popup', returnUrl }: TopUpDialogProp
   );
 }
 
-/** The default credit purchase of the money dialogs. */
-export const renderTopUpDialog = (done: (bought: boolean) => void) => <TopUpDialog done={done} />;
+/** The default credit purchase of the money dialogs; `needed` is what the purchase costs the fan. */
+export const renderTopUpDialog = (done: (bought: boolean) => void, needed?: number) => <TopUpDialog done={done} needed={needed} />;

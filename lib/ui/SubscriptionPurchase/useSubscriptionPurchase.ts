@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { formatPrice, isSdkError, SALT_UNIT } from '../../sdk';
+import { fanPriceCents, formatPrice, isSdkError, SALT_UNIT } from '../../sdk';
 import type { Offer, PaymentOrder, Subscription } from '../../contract';
 import { useFanstage } from '../FanstageProvider/context';
 import { exactDollars } from '../PriceDetail/money';
@@ -221,6 +221,8 @@ export function useSubscriptionPurchase(options: UseSubscriptionPurchaseOptions)
     busy,
     message,
     needsCredits,
+    /** What the chosen offer costs the fan, in credits: the top-up offers a package that covers it. */
+    needed: selected ? fanPriceCents(selected.offer.priceCents, salt) : undefined,
     /** The card payment under way; in phase 'blocked' offer `openCardPage` from a click. */
     payment,
     openCardPage: () => wallet.openCardPage(),

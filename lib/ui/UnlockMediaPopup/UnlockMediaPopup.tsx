@@ -26,7 +26,7 @@ export function UnlockMediaPopup(props: UnlockMediaPopupProps) {
   const { onClose } = props;
 
   const renderTopUp = props.renderTopUp ?? renderTopUpDialog;
-  if (state.phase === 'topUp') return <>{renderTopUp(state.toppedUp)}</>;
+  if (state.phase === 'topUp') return <>{renderTopUp(state.toppedUp, state.needed)}</>;
 
   if (state.phase === 'subscribe' && state.ownerId !== null) {
     return <SubscriptionPurchase userId={state.ownerId} {...props.subscription} renderTopUp={renderTopUp} onSubscribed={() => void state.subscribed()} onClose={onClose} />;

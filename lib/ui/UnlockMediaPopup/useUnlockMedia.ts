@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { formatPrice, isSdkError, SALT_UNIT } from '../../sdk';
+import { fanPriceCents, formatPrice, isSdkError, SALT_UNIT } from '../../sdk';
 import type { MediaView, Post } from '../../contract';
 import { useFanstage } from '../FanstageProvider/context';
 
@@ -213,6 +213,8 @@ export function useUnlockMedia(options: UseUnlockMediaOptions) {
     /** What the fan pays, as shown on the lock ($3.20). */
     price: formatPrice(price, salt),
     priceCents: price,
+    /** What the fan pays, in credits: the top-up offers a package that covers it. */
+    needed: fanPriceCents(price, salt),
     /** After price-changed: the price that holds now. */
     newPrice: media ? formatPrice(media.mediaPrice, salt) : null,
     alreadyOpen,

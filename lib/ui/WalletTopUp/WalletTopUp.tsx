@@ -14,8 +14,8 @@ export interface WalletTopUpProps extends UseWalletTopUpOptions {
 }
 
 /** Buying credits: the balance, the packages, saved cards and a new card (SPEC §7 Payments, §8 messages). */
-export function WalletTopUp({ mode, returnUrl, onPaid, ...view }: WalletTopUpProps) {
-  const state = useWalletTopUp({ ...(mode ? { mode } : {}), ...(returnUrl ? { returnUrl } : {}), ...(onPaid ? { onPaid } : {}) });
+export function WalletTopUp({ mode, returnUrl, onPaid, needed, ...view }: WalletTopUpProps) {
+  const state = useWalletTopUp({ ...(mode ? { mode } : {}), ...(returnUrl ? { returnUrl } : {}), ...(onPaid ? { onPaid } : {}), ...(needed !== undefined ? { needed } : {}) });
   return <WalletTopUpView {...state} {...view} />;
 }
 

@@ -18,6 +18,11 @@ export interface UseWalletTopUpOptions {
   returnUrl?: string;
   /** Told once the credits are in the wallet. */
   onPaid?: (order: PaymentOrder) => void;
+  /**
+   * What the purchase that ran short costs, in the fan's credits (cents): the first package
+   * offered is the smallest that brings the balance up to it (the largest if none does).
+   */
+  needed?: number;
 }
 
 /** `new` pays with a card entered on the processor's page; a number pays with that saved card. */
@@ -60,13 +65,14 @@ export interface WalletTopUpState {
 }
 
 /** Buying credits (SPEC §7 Payments): packages, saved cards, a new card through the processor's page. */
-export function useWalletTopUp({ mode = 'popup', returnUrl, onPaid }: UseWalletTopUpOptions = {}): WalletTopUpState {
+export function useWalletTopUp({ mode = 'popup', returnUrl, onPaid, needed }: UseWalletTopUpOptions = {}): WalletTopUpState {
   useSignals();
   const { wallet, session } = useFanstage();
   const { t } = useTranslation();
   const loggedIn = session.isLoggedIn.value;
   const [packageId, setPackageId] = useState<number | null>(null);
-  const [payWith, setPayWith] = useState<PayWith>('new');
+  // Null until the fan picks: a saved card comes first, else a new card.
+  const [payWith, setPayWith] = useState<PayWith | null>(null);
   const [processor, setProcessor] = useState('');
   const [saveCard, setSaveCard] = useState(true);
   const [busy, setBusy] = useState(false);
@@ -102,10 +108,13 @@ export function useWalletTopUp({ mode = 'popup', returnUrl, onPaid }: UseWalletT
   const balance = wallet.balance.value;
   const progress = wallet.payment.value;
 
-  // Sensible first choices once the lists arrive: the first package, the first processor.
-  const chosenPackage = packages.find((p) => p.id === packageId) ?? packages[0] ?? null;
-  const chosenProcessor = processors.find((p) => p.name === processor) ?? processors[0] ?? null;
-  const chosenCard = typeof payWith === 'number' ? cards.find((c) => c.id === payWith) : undefined;
+  // Sensible first choices once the lists arrive: the package that covers what the fan is
+  // buying (else the first), the processor a link asked for (SPEC §2 pgw) or else the first one,
+  // and the saved card the fan has (else a new card).
+  const chosenPackage = packages.find((p) => p.id === packageId) ?? firstPackage(packages, needed, balance?.gBalance) ?? null;
+  const preferred = wallet.preferredProcessor.value;
+  const chosenProcessor = processors.find((p) => p.name === processor) ?? processors.find((p) => p.name === preferred) ?? processors[0] ?? null;
+  const chosenCard = payWith === null ? cards[0] : typeof payWith === 'number' ? cards.find((c) => c.id === payWith) : undefined;
   const effectivePayWith: PayWith = chosenCard ? chosenCard.id : 'new';
 
   function pay() {
@@ -155,7 +164,7 @@ export function useWalletTopUp({ mode = 'popup', returnUrl, onPaid }: UseWalletT
   function deleteCard(card: Card) {
     setAlert(null);
     setStatus(null);
-    if (payWith === card.id) setPayWith('new');
+    if (chosenCard?.id === card.id) setPayWith('new');
     wallet.deleteCard(card.id).then(
       () => mounted.current && setStatus(t('wallet.cardDeleted', { card: cardLabel(card) })),
       (error: unknown) => mounted.current && setAlert(errorMessage(t, error)),
@@ -194,4 +203,15 @@ export function useWalletTopUp({ mode = 'popup', returnUrl, onPaid }: UseWalletT
     openCardPage: () => void wallet.openCardPage(),
     stopWaiting: () => wallet.cancelPayment(),
   };
+}
+
+/**
+ * The package offered first: with a purchase in view, the smallest whose credits bring the
+ * balance up to its cost (the largest when none is enough); otherwise the first.
+ */
+export function firstPackage(packages: readonly CreditPackage[], needed: number | undefined, balance: number | undefined): CreditPackage | undefined {
+  if (needed === undefined || packages.length === 0) return packages[0];
+  const short = Math.max(0, needed - (balance ?? 0));
+  const bySize = [...packages].sort((a, b) => a.cValue - b.cValue);
+  return bySize.find((p) => p.cValue >= short) ?? bySize[bySize.length - 1];
 }
