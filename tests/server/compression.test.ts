@@ -6,7 +6,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../vite.precompress';
-import { compressionThreshold } from '../../server/src/http/compression';
+import { compressionThreshold, etagMatches, isCompressibleType, negotiateEncoding } from '../../server/src/http/compression';
 import { startTestServer, type TestServer } from '../support/server';
 
 let webRoot: string;
@@ -229,5 +229,37 @@ describe('API answers', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(decode(answer).toString())).toHaveProperty('openapi');
+  });
+});
+
+describe('choosing the encoding', () => {
+  it('takes the most wanted of Brotli and gzip, Brotli on a tie, none when both are refused', () => {
+    expect(negotiateEncoding(undefined)).toBeNull();
+    expect(negotiateEncoding('')).toBeNull();
+    expect(negotiateEncoding('identity')).toBeNull();
+    expect(negotiateEncoding('deflate')).toBeNull();
+    expect(negotiateEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(negotiateEncoding('GZIP')).toBe('gzip');
+    expect(negotiateEncoding('x-gzip')).toBe('gzip');
+    expect(negotiateEncoding('br;q=0.2, gzip;q=0.8')).toBe('gzip');
+    expect(negotiateEncoding('br;q=0, gzip;q=0')).toBeNull();
+    expect(negotiateEncoding('*')).toBe('br');
+    expect(negotiateEncoding('*, br;q=0')).toBe('gzip');
+    expect(negotiateEncoding('br;q=nonsense, gzip')).toBe('gzip');
+    expect(negotiateEncoding(['gzip', 'br'])).toBe('br');
+  });
+
+  it('compresses text the server writes, never media', () => {
+    for (const type of ['application/json; charset=utf-8', 'text/html', 'text/plain; charset=utf-8', 'application/problem+json', 'image/svg+xml', 'application/javascript']) expect(isCompressibleType(type), type).toBe(true);
+    for (const type of ['image/webp', 'image/jpeg', 'video/mp4', 'audio/webm', 'application/octet-stream', 'application/zip', undefined]) expect(isCompressibleType(type), String(type)).toBe(false);
+  });
+
+  it('compares validators weakly, as If-None-Match does', () => {
+    expect(etagMatches('"a"', '"a"')).toBe(true);
+    expect(etagMatches('W/"a"', '"a"')).toBe(true);
+    expect(etagMatches('"b", W/"a"', '"a"')).toBe(true);
+    expect(etagMatches('*', '"a"')).toBe(true);
+    expect(etagMatches('"b"', '"a"')).toBe(false);
+    expect(etagMatches(undefined, '"a"')).toBe(false);
   });
 });
