@@ -9,6 +9,7 @@ import './styles.css';
 import { navigate } from 'wouter/use-browser-location';
 import { initialLanguage } from './language';
 import { keepRealtimeConnected, startSession } from './session';
+import { restorePreferredProcessor } from './landing';
 import { SiteProvider, useSite } from './site';
 import { App } from './App';
 import type { ReactNode } from 'react';
@@ -28,6 +29,8 @@ const fanstage = createFanstage({
   },
 });
 const sessionReady = startSession(fanstage);
+// A payment processor a `?pgw=` link asked for earlier in this tab (SPEC §2).
+restorePreferredProcessor(fanstage);
 keepRealtimeConnected(fanstage);
 const i18n = createI18n(language);
 document.documentElement.lang = language;

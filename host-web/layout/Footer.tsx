@@ -1,9 +1,10 @@
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from './LanguagePicker';
+import { useModelProgram } from '../routes/tourSettings';
 import styles from './Footer.module.css';
 
-/** The information pages of SPEC §2; Contact is listed on phones only. */
+/** The information pages of SPEC §2; Contact is listed on phones only, the model program only when offered. */
 const links = [
   { path: '/terms', key: 'footer.terms' },
   { path: '/privacy', key: 'footer.privacy' },
@@ -11,13 +12,15 @@ const links = [
   { path: '/contact', key: 'footer.contact', phoneOnly: true },
   { path: '/cookie-policy', key: 'footer.cookiePolicy' },
   { path: '/tour-faq', key: 'footer.faq' },
+  { path: '/tour-partners', key: 'footer.modelProgram', modelProgram: true },
 ] as const;
 
 export function FooterLinks({ className, onNavigate }: { className?: string; onNavigate?: () => void }) {
   const { t } = useTranslation();
+  const modelProgram = useModelProgram();
   return (
     <ul className={`${styles.links} ${className ?? ''}`}>
-      {links.map((link) => (
+      {links.filter((link) => modelProgram || !('modelProgram' in link)).map((link) => (
         <li key={link.path} className={'phoneOnly' in link ? 'phone-only' : undefined}>
           <Link href={link.path} className={styles.link} onClick={onNavigate}>
             {t(link.key)}

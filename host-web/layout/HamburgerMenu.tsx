@@ -5,6 +5,7 @@ import { useSite } from '../site';
 import { useModalDialog } from '../overlays/useModalDialog';
 import { FooterLinks } from './Footer';
 import { LanguagePicker } from './LanguagePicker';
+import { useModelProgram } from '../routes/tourSettings';
 import { Icon, LogoMark } from './icons';
 import styles from './HamburgerMenu.module.css';
 
@@ -12,6 +13,7 @@ import styles from './HamburgerMenu.module.css';
 export function HamburgerMenu() {
   const { t } = useTranslation();
   const { openLoginPrompt } = useSite();
+  const modelProgram = useModelProgram();
   const [open, setOpen] = useState(false);
   const close = useCallback(() => setOpen(false), []);
   const dialog = useModalDialog(open, close);
@@ -72,6 +74,14 @@ export function HamburgerMenu() {
                   {t('nav.discover')}
                 </Link>
               </li>
+              {modelProgram ? (
+                <li>
+                  <Link href="/tour-partners" className={styles.item} onClick={close}>
+                    <Icon name="star" size={22} />
+                    {t('footer.modelProgram')}
+                  </Link>
+                </li>
+              ) : null}
               <li>
                 <Link href="/tour-faq" className={styles.item} onClick={close}>
                   <Icon name="help" size={22} />

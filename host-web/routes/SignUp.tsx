@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { SignUpForm, VerifyEmailNotice } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
+import { useInvitedBy } from '../landing';
 import styles from './Account.module.css';
 
 /**
@@ -11,7 +12,8 @@ import styles from './Account.module.css';
  */
 export default function SignUp() {
   const { t } = useTranslation();
-  const { loggedIn, openLoginPrompt } = useSite();
+  const { loggedIn, openLoginPrompt, fanstage } = useSite();
+  const invitedBy = useInvitedBy(fanstage);
   const [justSignedUp, setJustSignedUp] = useState(false);
   usePageTitle(t('account.signUp.pageTitle'), { inHeader: false });
 
@@ -33,6 +35,11 @@ export default function SignUp() {
 
   return (
     <div className={styles.screen}>
+      {invitedBy ? (
+        <p className={styles.aside} data-testid="sign-up-invited-by">
+          {t('invites.signUpInvitedBy', { name: invitedBy.displayName || invitedBy.username })}
+        </p>
+      ) : null}
       <SignUpForm headingLevel={1} autoFocus onSuccess={() => setJustSignedUp(true)} />
       <p className={styles.aside}>
         {t('account.signUp.haveAccount')}{' '}

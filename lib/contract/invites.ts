@@ -7,17 +7,6 @@ export { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH, normalizeInviteCode } from '.
 /** An invite code as the API answers it (upper case; SPEC §5). */
 export const InviteCodePattern = `^[${INVITE_CODE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`;
 
-/** `GET /api/users/invite`: the viewer's invite code and the link that carries it. */
-export const Invite = Type.Object(
-  {
-    code: Type.String({ pattern: InviteCodePattern }),
-    /** `{PUBLIC_URL}/?aff={code}`: any landing page with `?aff=` works the same. */
-    link: Type.String(),
-  },
-  { $id: 'Invite' },
-);
-export type Invite = Static<typeof Invite>;
-
 /**
  * `GET /papi/users/aff-code/{code}`: who invites, for the invitation prompt — only what a
  * visitor may know of anyone (username, display name, avatar).
@@ -31,3 +20,17 @@ export const AffiliateInfo = Type.Object(
   { $id: 'AffiliateInfo' },
 );
 export type AffiliateInfo = Static<typeof AffiliateInfo>;
+
+/** `GET /api/users/invite`: the viewer's invite code, the link that carries it, and who invited the viewer. */
+export const Invite = Type.Object(
+  {
+    code: Type.String({ pattern: InviteCodePattern }),
+    /** `{PUBLIC_URL}/?aff={code}`: any landing page with `?aff=` works the same. */
+    link: Type.String(),
+    /** Whoever invited the viewer, or null. */
+    invitedBy: Type.Union([AffiliateInfo, Type.Null()]),
+  },
+  { $id: 'Invite' },
+);
+export type Invite = Static<typeof Invite>;
+

@@ -31,6 +31,10 @@ export const Settings = Type.Object(
     partnerValidation: PartnerValidation,
     /** Whether the model-program page `/tour-partners` is offered (the server's MODEL_PROGRAM); absent means no. */
     modelProgram: Type.Optional(Type.Boolean()),
+    /** The inviter's share of the platform's fee on what an invited account spends, in per cent. */
+    affiliateSharePercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    /** The smallest payout a creator may ask for, in cents. */
+    minimumPayoutCents: Type.Optional(Type.Integer({ minimum: 0 })),
     /**
      * STUN servers for calls (the server's `ICE_SERVERS`), never with a credential: TURN
      * credentials are minted per call (`GET /api/calls/{id}/ice-servers`). Absent or empty:

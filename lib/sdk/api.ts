@@ -2,12 +2,14 @@ import type {
   AccessTokenBody,
   Account,
   ActionResult,
+  AffiliateInfo,
   Comment,
   CreateCommentBody,
   CreatedPost,
   CreateMediaBody,
   CreatePostBody,
   Gift,
+  Invite,
   LikeState,
   MediaView,
   Post,
@@ -35,6 +37,9 @@ export function publicApi(client: FanstageClient) {
       client.get<PublicProfile>(`/papi/users/${encodeURIComponent(String(idOrUsername))}`, undefined, { signal }),
     whoToFollow: (query: { limit?: number; offset?: number; seed?: number } = {}) =>
       client.get<ProfileList>('/papi/who-to-follow', query),
+    /** Who is behind an 8-character invite code (username, display name, avatar), for the invitation prompt. */
+    affiliate: (code: string, signal?: AbortSignal) =>
+      client.get<AffiliateInfo>(`/papi/users/aff-code/${encodeURIComponent(code)}`, undefined, { signal, withToken: true }),
   };
 }
 
@@ -59,6 +64,10 @@ export function accountApi(client: FanstageClient) {
     confirmAction: (hash: string) => client.post<ActionResult>('/papi/action/jwt', { hash }),
     resendVerification: () => client.post<undefined>('/api/users/resend-verification'),
     me: () => client.get<Account>('/api/users/me'),
+    /** The account's invite code and link (`/?aff=CODE`), and who invited it. */
+    invite: () => client.get<Invite>('/api/users/invite'),
+    /** Records who invited the account, from their invite code; the first inviter stays. */
+    acceptInvite: (affCode: string) => client.post<undefined>('/api/users/aff-code', { affCode }),
     updateMe: (body: UpdateMeBody) => client.request<Account>('PUT', '/api/users/me', { body }),
     /**
      * A new avatar, sent as multipart `file`; the server reads the type from the bytes and

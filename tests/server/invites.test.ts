@@ -11,6 +11,7 @@ import { users } from '../../server/src/db/schema';
 import { loadConfig, ConfigError } from '../../server/src/config';
 import { INVITE_CODE_ALPHABET, normalizeInviteCode } from '../../lib/contract/constants';
 import { newInviteCode } from '../../server/src/features/invites/domain';
+import { issueAccessToken } from '../../server/src/features/auth/guard';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -58,6 +59,7 @@ describe('invite codes', () => {
     expect(first.json.body.link).toBe(`${app.fanstage.config.publicUrl}/?aff=${first.json.body.code}`);
     expect(await codeOf(ann)).toBe(first.json.body.code);
     expect(await codeOf(bob)).not.toBe(first.json.body.code);
+    expect(first.json.body.invitedBy).toBeNull();
   });
 
   it('are given once even when asked for twice at the same moment', async () => {
@@ -116,6 +118,10 @@ describe('a sign-up with an invite code', () => {
     const signed = await signUp({ affCode: (await codeOf(inviter)).toLowerCase() });
     expect(signed.json).toEqual({ statusCode: 1 });
     expect(await inviterOf(signed.id!)).toBe(inviter.id);
+    // The invited account sees who invited it, as anyone may see that person.
+    const token = await issueAccessToken(app.fanstage, signed.id!);
+    const invite = await app.inject({ method: 'GET', url: '/api/users/invite', headers: { authorization: `Bearer ${token}` } });
+    expect(invite.json().body.invitedBy).toEqual({ username: inviter.username, displayName: inviter.username, avatarMedia: null });
   });
 
   it('makes it from the affcode cookie an invite link left, and the code in the sign-up wins over the cookie', async () => {

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { normalizeInviteCode } from '../../../../lib/contract/constants';
 import type { AffiliateInfo, Invite } from '../../../../lib/contract/invites';
 import type { AppContext } from '../../context';
@@ -17,6 +18,14 @@ function isUniqueViolation(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+function toAffiliateInfo(row: { username: string; displayName: string; avatarHash: string | null; avatarFormat: string | null }): AffiliateInfo {
+  return {
+    username: row.username,
+    displayName: row.displayName,
+    avatarMedia: row.avatarHash !== null && row.avatarFormat !== null ? { mediaHash: row.avatarHash, format: row.avatarFormat } : null,
+  };
 }
 
 /** An account that can invite: it exists, is not deleted and not banned. */
@@ -56,10 +65,18 @@ export function createInviteService(ctx: AppContext) {
   return {
     codeOf,
 
-    /** The viewer's invite code and link. */
+    /** The viewer's invite code and link, and who invited the viewer (while that account is there). */
     async invite(userId: number): Promise<Invite> {
       const code = await codeOf(userId);
-      return { code, link: inviteLink(ctx.config.publicUrl, code) };
+      const inviter = alias(users, 'inviter');
+      const [row] = await db
+        .select({ username: inviter.username, displayName: inviter.displayName, avatarHash: media.hash, avatarFormat: media.format })
+        .from(users)
+        .innerJoin(inviter, and(eq(inviter.id, users.referrerId), isNull(inviter.deletedAt)))
+        .leftJoin(media, eq(media.id, inviter.avatarMediaId))
+        .where(eq(users.id, userId))
+        .limit(1);
+      return { code, link: inviteLink(ctx.config.publicUrl, code), invitedBy: row === undefined ? null : toAffiliateInfo(row) };
     },
 
     /**
@@ -86,11 +103,7 @@ export function createInviteService(ctx: AppContext) {
         )
         .limit(1);
       if (row === undefined) throw new AppError('user-not-found');
-      return {
-        username: row.username,
-        displayName: row.displayName,
-        avatarMedia: row.avatarHash !== null && row.avatarFormat !== null ? { mediaHash: row.avatarHash, format: row.avatarFormat } : null,
-      };
+      return toAffiliateInfo(row);
     },
 
     /**

@@ -1,4 +1,6 @@
 import type { Settings } from '../../../../lib/contract/settings';
+import { AFFILIATE_SHARE_PERCENT } from '../../ledger/pay';
+import { MIN_PAYOUT_CENTS } from '../spending/domain';
 
 /**
  * The expressions clients and server validate with. They are sent as strings (SPEC §3
@@ -48,6 +50,8 @@ export function buildSettings(options: {
     slug: options.slug ?? 'fanstage',
     partnerValidation: { ...partnerValidation },
     modelProgram: options.modelProgram ?? false,
+    affiliateSharePercent: AFFILIATE_SHARE_PERCENT,
+    minimumPayoutCents: MIN_PAYOUT_CENTS,
     // The calls' STUN servers (ICE_SERVERS); an empty list when none is configured. Anyone reads
     // this, so it never carries a credential, whatever it is given: TURN credentials are minted
     // per call (GET /api/calls/{id}/ice-servers).
