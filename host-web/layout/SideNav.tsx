@@ -32,11 +32,15 @@ export function SideNav() {
           <span>{t('nav.newPost')}</span>
         </MediaPickerButton>
       ) : (
-        // SPEC §2: the web layout's add-post button; a visitor is asked to log in first.
-        <button type="button" className={styles.newPost} aria-haspopup="dialog" onClick={openLoginPrompt}>
-          <Icon name="add" />
-          <span>{t('nav.newPost')}</span>
-        </button>
+        // A visitor's way in, where the add-post button stands for people who are signed in.
+        <div className={styles.visitor} role="group" aria-label={t('nav.account')}>
+          <Link href="/sign-up" className={styles.newPost}>
+            {t('nav.signUp')}
+          </Link>
+          <button type="button" className={styles.login} aria-haspopup="dialog" onClick={openLoginPrompt}>
+            {t('nav.login')}
+          </button>
+        </div>
       )}
       <EarningsAside />
       <Suspense fallback={null}>

@@ -219,12 +219,21 @@ test.describe('the reference site', () => {
     await expect(skip).toBeInViewport();
 
     const reached: string[] = [];
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 14; i++) {
       await page.keyboard.press('Tab');
       reached.push(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim() ?? ''));
     }
-    expect(reached).toEqual(expect.arrayContaining(['Fanstage home', 'Timeline', 'Discover', 'Notifications', 'Chat', 'Profile', 'New post']));
+    // A visitor's side navigation offers the way in: Sign up and Log in.
+    expect(reached).toEqual(expect.arrayContaining(['Fanstage home', 'Timeline', 'Discover', 'Notifications', 'Chat', 'Profile', 'Sign up', 'Log in']));
     expect(reached.some((label) => label.startsWith('Open ') && label.endsWith('profile'))).toBe(true);
+
+    const account = page.getByRole('group', { name: 'Your account' });
+    await account.getByRole('button', { name: 'Log in' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Log in or sign up to continue' });
+    await expect(prompt).toBeVisible();
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await account.getByRole('link', { name: 'Sign up' }).click();
+    await expect(page).toHaveURL(/\/sign-up$/);
 
     // The skip link jumps over the navigation.
     await page.goto('/');
