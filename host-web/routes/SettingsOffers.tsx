@@ -22,7 +22,7 @@ function Offers() {
       <h1 id="offers-title" className={styles.title}>
         {t('creatorTools.site.offers')}
       </h1>
-      <OfferSettings headingLevel={2} />
+      <OfferSettings headingLevel={2} hideHeading />
     </section>
   );
 }

@@ -194,6 +194,9 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   const payout = creator.getByRole('form', { name: 'Request a payout' });
   await payout.getByLabel('Amount in dollars').fill((creatorNow.cBalance / 100).toFixed(2));
   await payout.getByRole('radio', { name: 'PayPal' }).check();
+  // The minimum is shown before asking; the PayPal address is asked for and kept.
+  await expect(payout.getByText('The smallest payout is $20.00.')).toBeVisible();
+  await payout.getByRole('textbox', { name: 'PayPal e-mail' }).fill(`${creatorName}@example.com`);
   await payout.getByRole('button', { name: 'Request payout' }).click();
   await expect(payout.getByRole('status')).toHaveText(`Payout of ${formatMoney(creatorNow.cBalance)} requested.`);
   const afterPayout = await balanceOf(creator.request, creatorToken);

@@ -82,13 +82,14 @@ export function useMassMessages() {
 
   async function attach(files: ArrayLike<Blob & FileLike> | null) {
     if (!files || files.length === 0) return;
+    // A file input's list empties when the input is cleared for the next choice: read it now.
+    const name = files[0]?.name ?? '';
     setMessage(null);
     const outcome = await upload.start(files, { purpose: 'chat', price });
     if (!live.current) return;
     if (outcome === 'done') {
       const media = upload.media.peek()[0];
-      const file = files[0]!;
-      if (media) setAttachment({ mediaId: media.mediaId, name: file.name ?? '', mediaType: media.mediaType });
+      if (media) setAttachment({ mediaId: media.mediaId, name, mediaType: media.mediaType });
     } else if (outcome === 'rejected') {
       const problem = upload.problem.peek() ?? 'format';
       setMessage({ kind: 'error', text: t([`errors.${problem}`, 'chat.composer.uploadFailed']) });

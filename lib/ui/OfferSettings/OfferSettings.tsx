@@ -9,10 +9,12 @@ export interface OfferSettingsProps {
   className?: string;
   /** The level of the section's heading (2 by default). */
   headingLevel?: 2 | 3;
+  /** Keeps the heading for assistive technology only, where the page's title already says it. */
+  hideHeading?: boolean;
 }
 
 /** A creator's subscription offers: make one, change its price, archive, offer again, delete. */
-export function OfferSettings({ className, headingLevel = 2 }: OfferSettingsProps) {
+export function OfferSettings({ className, headingLevel = 2, hideHeading = false }: OfferSettingsProps) {
   const { t, i18n } = useTranslation();
   const state = useOfferSettings();
   const Heading = `h${headingLevel}` as const;
@@ -21,7 +23,7 @@ export function OfferSettings({ className, headingLevel = 2 }: OfferSettingsProp
 
   return (
     <section className={['fs-root', styles.root, className].filter(Boolean).join(' ')} aria-labelledby={titleId} lang={i18n.resolvedLanguage ?? i18n.language}>
-      <Heading id={titleId} className={styles.heading}>
+      <Heading id={titleId} className={hideHeading ? styles.visuallyHidden : styles.heading}>
         {t('creatorTools.offers.title')}
       </Heading>
       {!state.seller ? (
@@ -30,11 +32,14 @@ export function OfferSettings({ className, headingLevel = 2 }: OfferSettingsProp
         </p>
       ) : (
         <>
-          <p className={styles.muted}>{t('creatorTools.offers.intro')}</p>
-          <div role="status" aria-live="polite">
-            {state.message?.kind === 'success' ? <p className={styles.success}>{state.message.text}</p> : null}
+          {/* One block: the live regions wait, empty, under the introduction. */}
+          <div className={styles.stack}>
+            <p className={styles.muted}>{t('creatorTools.offers.intro')}</p>
+            <div role="status" aria-live="polite">
+              {state.message?.kind === 'success' ? <p className={styles.success}>{state.message.text}</p> : null}
+            </div>
+            <div role="alert">{state.message?.kind === 'error' ? <p className={styles.error}>{state.message.text}</p> : null}</div>
           </div>
-          <div role="alert">{state.message?.kind === 'error' ? <p className={styles.error}>{state.message.text}</p> : null}</div>
           <NewOffer state={state} Heading={Sub} />
           {state.status === 'loading' ? (
             <p role="status">{t('creatorTools.offers.loading')}</p>
