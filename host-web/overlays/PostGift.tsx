@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isSdkError, type Gift } from '../../lib/sdk';
-import { GiftPicker, MoneyDialog, TopUpDialog, formatMoney, isMuted, playSound, useFanstage, useGifts } from '../../lib/ui';
+import { GiftPicker, MoneyDialog, TopUpDialog, formatMoney, giftName, isMuted, playSound, useFanstage, useGifts } from '../../lib/ui';
 import styles from '../routes/Money.module.css';
 
 /** SPEC §8: gift-send-ok stays 3 s. */
@@ -85,7 +85,7 @@ export function PostGift({ postId, onClose }: { postId: number; onClose: () => v
           ) : null}
           <div className={styles.actions}>
             <button type="button" className={styles.primary} disabled={busy || !selected} aria-busy={busy || undefined} onClick={() => void send()}>
-              {busy ? t('tip.sending') : selected ? t('tip.send', { gift: selected.name, price: formatMoney(selected.gValue) }) : t('tip.chooseGift')}
+              {busy ? t('tip.sending') : selected ? t('tip.send', { gift: giftName(t, selected), price: formatMoney(selected.gValue) }) : t('tip.chooseGift')}
             </button>
           </div>
         </>

@@ -109,3 +109,18 @@ describe('the texts the SDK rules lead to', () => {
     expect(cs.t('time.hours', { count: 5 })).toBe('před 5 hodinami');
   });
 });
+
+describe('gift names', () => {
+  it('name every gift of the catalogue in both languages, and a gift the strings do not know keeps the server’s name', async () => {
+    const { giftCatalogue } = await import('../../server/src/features/gifts/domain');
+    const { giftName } = await import('../../lib/ui/GiftPicker/giftName');
+    const cs = createI18n('cs');
+    const en = createI18n('en');
+    for (const gift of giftCatalogue) {
+      expect(giftName(en.t, gift), gift.imageName).toBe(gift.name);
+      expect(giftName(cs.t, gift), gift.imageName).not.toBe(gift.name);
+    }
+    expect(giftName(cs.t, { name: 'Champagne', imageName: 'champagne.webp' })).toBe('Šampaňské');
+    expect(giftName(cs.t, { name: 'Balloon', imageName: 'balloon.webp' })).toBe('Balloon');
+  });
+});

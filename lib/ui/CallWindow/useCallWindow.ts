@@ -5,6 +5,7 @@ import { formatDuration, type Call, type CallDevice, type CallLine, type CallPha
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
 import type { Message } from '../LoginForm/formParts';
+import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
 import { formatMoney } from '../WalletTopUp/money';
@@ -174,7 +175,7 @@ export function useCallWindow({ callId, onClosed, paymentMode = 'popup' }: UseCa
   const lines: CallWindowLine[] = calls.lines.value.map((line) => {
     const gift = line.giftId !== null ? (gifts?.find((g) => g.id === line.giftId) ?? null) : null;
     const label = line.text ?? (line.mine ? t('calls.window.giftSent') : t('calls.window.giftReceived', { name }));
-    return { ...line, label: gift ? `${label}: ${gift.name}` : label, picture: gift ? pictureOf(gift) : null };
+    return { ...line, label: gift ? `${label}: ${giftName(t, gift)}` : label, picture: gift ? pictureOf(gift) : null };
   });
 
   return {

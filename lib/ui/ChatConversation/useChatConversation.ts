@@ -20,6 +20,7 @@ import {
 } from '../../sdk';
 import type { ChatFailure } from '../../contract/constants';
 import { useFanstage } from '../FanstageProvider/context';
+import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
 import type { UnlockSource } from '../UnlockMediaPopup/useUnlockMedia';
@@ -258,7 +259,7 @@ export function useChatConversation({ userId, visible = true, connect = true, no
   function giftOf(item: ChatItem): ChatMessageView['gift'] {
     if (item.giftId === null) return null;
     const gift: Gift | undefined = gifts?.find((g) => g.id === item.giftId);
-    return gift ? { name: gift.name, picture: pictureOf(gift), price: formatPrice(gift.gValue, SALT_UNIT) } : { name: t('chat.gift.unknown'), picture: null, price: '' };
+    return gift ? { name: giftName(t, gift), picture: pictureOf(gift), price: formatPrice(gift.gValue, SALT_UNIT) } : { name: t('chat.gift.unknown'), picture: null, price: '' };
   }
 
   function reactionsOf(item: ChatItem): ChatReactionView[] {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Gift } from '../../sdk';
 import '../theme/tokens.css';
 import { formatMoney } from '../WalletTopUp/money';
+import { giftName } from './giftName';
 import styles from './GiftPicker.module.css';
 
 export interface GiftPickerProps {
@@ -65,7 +66,7 @@ export function GiftPicker({ gifts, selectedId, onSelect, pictureOf, disabled, c
               onClick={() => !disabled && onSelect(gift)}
             >
               {picture ? <img className={styles.picture} src={picture} alt="" width={56} height={56} loading="lazy" /> : <span className={styles.placeholder} aria-hidden="true" />}
-              <span className={styles.name}>{gift.name}</span>
+              <span className={styles.name}>{giftName(t, gift)}</span>
               <span className={styles.price}>{t('tip.giftPrice', { price: formatMoney(gift.gValue) })}</span>
             </button>
           );

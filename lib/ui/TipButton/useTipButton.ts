@@ -5,6 +5,7 @@ import type { Gift } from '../../sdk';
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
 import type { Message } from '../LoginForm/formParts';
+import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
 import { formatMoney } from '../WalletTopUp/money';
@@ -148,7 +149,7 @@ export function useTipButton({ creator, onLoginRequired, paymentMode = 'popup', 
     selected,
     busy,
     balance: balance ? formatMoney(balance.gBalance) : null,
-    sendLabel: busy ? t('tip.sending') : selected ? t('tip.send', { gift: selected.name, price: formatMoney(selected.gValue) }) : t('tip.chooseGift'),
+    sendLabel: busy ? t('tip.sending') : selected ? t('tip.send', { gift: giftName(t, selected), price: formatMoney(selected.gValue) }) : t('tip.chooseGift'),
     sent,
     alert,
     paymentMode,
