@@ -155,6 +155,9 @@ describe('the sandbox card page', () => {
     const czech = await getPage(bare.toString(), { 'accept-language': 'cs-CZ,cs;q=0.9,en;q=0.5' });
     expect(czech.html).toContain('<html lang="cs">');
     expect(czech.html).toContain('Číslo karty');
+    // Money reads as on the site, in Czech too: $5.00, not 5,00 US$.
+    expect(czech.html).toContain('$5.00');
+    expect(czech.html).not.toContain('US$');
     bare.searchParams.set('lang', 'cs');
     expect((await getPage(bare.toString())).html).toContain('Jméno na kartě');
 

@@ -10,6 +10,7 @@ import { pickLanguage } from '../../http/language';
 import { isPlatformOrigin } from '../../http/origins';
 import type { Viewer } from '../auth/guard';
 import { originOf } from '../auth/domain';
+import { formatMoney } from '../../../../lib/contract/money';
 import {
   SANDBOX,
   SANDBOX_SIGNATURE_HEADER,
@@ -54,9 +55,6 @@ export function sandboxTitle(language: string): string {
   return strings[lang].processorTitle ?? strings.en.processorTitle ?? 'Sandbox';
 }
 
-function formatAmount(cents: number, language: 'en' | 'cs'): string {
-  return new Intl.NumberFormat(language === 'cs' ? 'cs-CZ' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
-}
 
 /** `?lang` first, then the `Language` header the platform's clients send, then the browser's Accept-Language. */
 function languageOf(request: FastifyRequest, explicit: string | undefined): 'en' | 'cs' {
@@ -191,7 +189,7 @@ export function registerSandboxPages(app: App, ctx: AppContext, deps: SandboxPag
 
   function cardForm(reply: FastifyReply, language: 'en' | 'cs', order: PaymentOrderRow, sig: string, values: FormValues, errors: FieldErrors) {
     const t = translator(language);
-    const amount = formatAmount(order.amount, language);
+    const amount = formatMoney(order.amount);
     const messages: Record<keyof FormValues, string> = { number: 'errorNumber', expiry: 'errorExpiry', cvc: 'errorCvc', name: 'errorName' };
     const firstError = (Object.keys(messages) as (keyof FormValues)[]).find((field) => errors[field] !== undefined);
     const field = (name: keyof FormValues, label: string, attributes: string) => {
@@ -230,7 +228,7 @@ ${field('name', 'name', ' autocomplete="cc-name" maxlength="100"')}
 
   function challengeForm(reply: FastifyReply, language: 'en' | 'cs', order: PaymentOrderRow, sig: string, step: string) {
     const t = translator(language);
-    const amount = formatAmount(order.amount, language);
+    const amount = formatMoney(order.amount);
     const content = `<h1>${t('challengeHeading')}</h1>
 <p class="notice">${t('notice')}</p>
 <p>${t('challengeText', { amount, merchant })}</p>
