@@ -18,6 +18,8 @@ import { RealtimeNotice } from './layout/RealtimeNotice';
 import { CallOverlay } from './overlays/CallOverlay';
 import { InvitationPrompt } from './overlays/InvitationPrompt';
 import { useLandingQuery } from './landing';
+import { PartnerBanner } from './layout/PartnerBanner';
+import { VerifyIdPrompt } from './overlays/VerifyIdPrompt';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import styles from './App.module.css';
@@ -54,6 +56,9 @@ const ChatOpened = lazyScreen(() => import('./routes/ChatOpened'));
 const VideoCall = lazyScreen(() => import('./routes/VideoCall'));
 const TourPartners = lazyScreen(() => import('./routes/TourPartners'));
 const TourFaq = lazyScreen(() => import('./routes/TourFaq'));
+const PartnerRegistration = lazyScreen(() => import('./routes/PartnerRegistration'));
+const VerifyRequest = lazyScreen(() => import('./routes/VerifyRequest'));
+const Admin = lazyScreen(() => import('./routes/Admin'));
 
 export function App() {
   const { t } = useTranslation();
@@ -83,6 +88,7 @@ export function App() {
       <div className={styles.column}>
         <Header />
         <main id="main" tabIndex={-1} className={styles.main}>
+          <PartnerBanner location={location} />
           <ErrorBoundary resetKey={location}>
             <PostMoneyProvider>
               <Suspense fallback={<ScreenLoading />}>
@@ -111,6 +117,9 @@ export function App() {
                   <Route path="/gopay-return" component={GopayReturn} />
                   <Route path="/tour-partners" component={TourPartners} />
                   <Route path="/tour-faq" component={TourFaq} />
+                  <Route path="/partner-registration" component={PartnerRegistration} />
+                  <Route path="/verify-request" component={VerifyRequest} />
+                  <Route path="/admin" component={Admin} />
                   <Route path="/timeline" component={Timeline} />
                   <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
                   <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>
@@ -139,6 +148,7 @@ export function App() {
       {/* The invitation waits for the session check and the age agreement; members never see it. */}
       <InvitationPrompt invitation={sessionChecked && !loggedIn && !gate ? landing.invitation : null} onClosed={landing.dismiss} />
       <LogoutConfirm />
+      {gate ? null : <VerifyIdPrompt location={location} />}
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
       {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}
     </div>

@@ -111,6 +111,13 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   socket.on('amountChange', (message) => void wallet.apply(message.balance));
   socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
   socket.on('notificationsRead', () => notifications.setUnreadCount(0));
+  // The partner programme moved (docs/partners.md): the account's approved state, partner and
+  // seller flags change with it, and the notification that came with it counts on the badge.
+  socket.on('eventMessage', (message) => {
+    if (message.event !== 'partnerStatusChanged' || !isLoggedIn()) return;
+    void session.loadAccount().catch(() => undefined);
+    void notifications.refreshCount().catch(() => undefined);
+  });
   // The server ends this session (an admin block, a password changed elsewhere).
   socket.on('beforeLogout', () => void session.logout());
   // Whatever changed while the connection was down came without a message: ask again.

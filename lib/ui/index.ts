@@ -44,3 +44,4 @@ export * from './SubscribeButton';
 export * from './OfferSettings';
 export * from './PayoutRequest';
 export * from './MassMessages';
+export * from './Partner';
