@@ -2,7 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isSdkError } from '../../lib/sdk';
+import type { AdminPayout } from '../../lib/contract';
 import { AdminPartnerQueue, useFanstage } from '../../lib/ui';
+import { exactDollars } from '../../lib/ui/PriceDetail';
 import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import NotFound from './NotFound';
@@ -43,7 +45,83 @@ function Administration() {
         {t('admin.title')}
       </h1>
       <AdminPartnerQueue headingLevel={2} />
+      <PayoutRequests />
       <ListedOrigins />
+    </section>
+  );
+}
+
+/** GET /api/admin/payouts and POST /api/admin/payouts/{id}/sent: pay what creators asked for, oldest first. */
+function PayoutRequests() {
+  const { t, i18n } = useTranslation();
+  const { client } = useFanstage();
+  const [list, setList] = useState<AdminPayout[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setList(await client.get<AdminPayout[]>('/api/admin/payouts', { status: 'requested' }));
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, [client]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const markPaid = async (payout: AdminPayout) => {
+    setBusy(payout.id);
+    setMessage(null);
+    try {
+      await client.post(`/api/admin/payouts/${payout.id}/sent`);
+      setList((previous) => (previous ?? []).filter((other) => other.id !== payout.id));
+      setMessage({ kind: 'success', text: t('admin.payouts.paid', { amount: exactDollars(payout.amount), username: payout.user.username }) });
+    } catch (error) {
+      setMessage({ kind: 'error', text: `${t('admin.payouts.failed')} ${isSdkError(error) ? t(`errors.${error.code}`, { defaultValue: '' }) : ''}`.trim() });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className={styles.card} aria-labelledby="admin-payouts" data-testid="admin-payouts">
+      <h2 id="admin-payouts" className={styles.subtitle}>
+        {t('admin.payouts.title')}
+      </h2>
+      <div role="status" aria-live="polite">
+        {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
+      </div>
+      <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
+      {failed ? (
+        <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
+      ) : list === null ? (
+        <p role="status">{t('admin.loading')}</p>
+      ) : list.length === 0 ? (
+        <p>{t('admin.payouts.empty')}</p>
+      ) : (
+        <ul className={styles.list}>
+          {list.map((payout) => (
+            <li key={payout.id} className={styles.row}>
+              <span className={styles.rowMain}>
+                {t('admin.payouts.line', {
+                  amount: exactDollars(payout.amount),
+                  username: payout.user.username,
+                  method: t(`admin.payouts.method.${payout.method}`),
+                  destination: payout.destination ?? '—',
+                  date: new Date(payout.ts).toLocaleDateString(i18n.resolvedLanguage ?? i18n.language),
+                })}
+              </span>
+              <button type="button" className={styles.primary} disabled={busy !== null} aria-label={t('admin.payouts.markPaidOf', { amount: exactDollars(payout.amount), username: payout.user.username })} onClick={() => void markPaid(payout)}>
+                {t('admin.payouts.markPaid')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -102,19 +180,19 @@ function ListedOrigins() {
       ) : list.length === 0 ? (
         <p>{t('admin.origins.empty')}</p>
       ) : (
-        <dl className={styles.facts}>
+        <ul className={styles.list}>
           {list.map((item) => (
-            <div key={`${item.origin} ${item.userId}`} style={{ display: 'contents' }}>
-              <dt>@{item.username}</dt>
-              <dd>
-                {item.origin}{' '}
-                <button type="button" className={styles.secondary} aria-label={t('admin.origins.remove', { origin: item.origin, username: item.username })} onClick={() => void remove(item)}>
-                  {t('admin.origins.removeShort')}
-                </button>
-              </dd>
-            </div>
+            <li key={`${item.origin} ${item.userId}`} className={styles.row}>
+              <span className={styles.rowMain}>
+                <span>{item.origin}</span>
+                <span className={styles.muted}>@{item.username}</span>
+              </span>
+              <button type="button" className={styles.secondary} aria-label={t('admin.origins.remove', { origin: item.origin, username: item.username })} onClick={() => void remove(item)}>
+                {t('admin.origins.removeShort')}
+              </button>
+            </li>
           ))}
-        </dl>
+        </ul>
       )}
     </section>
   );

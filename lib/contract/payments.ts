@@ -234,6 +234,30 @@ export type PayoutDestinationBody = Static<typeof PayoutDestinationBody>;
 export const PayoutList = Type.Array(Payout);
 export const PayoutIdParams = Type.Object({ id: Int({ minimum: 1 }) });
 
+/** `GET /api/admin/payouts?status&limit&offset` (administrators): payout requests, oldest waiting first. */
+export const AdminPayoutsQuery = Type.Object({
+  /** `requested` (default): waiting to be paid; `all`: every request, newest first. */
+  status: Type.Optional(Type.Enum(['requested', 'all'])),
+  limit: Type.Optional(Int({ minimum: 1, maximum: 100 })),
+  offset: Type.Optional(Int({ minimum: 0 })),
+});
+export type AdminPayoutsQuery = Static<typeof AdminPayoutsQuery>;
+
+/** A payout request as administrators see it: with the creator who asked. */
+export const AdminPayout = Type.Object({
+  id: Type.Integer(),
+  amount: Type.Integer(),
+  method: Type.Enum([...PayoutMethods]),
+  status: Type.Enum(['requested', 'sent', 'returned']),
+  ts: Type.Integer(),
+  destination: Type.Union([Type.String(), Type.Null()]),
+  /** When it was marked paid (ms since the epoch), null until then. */
+  sentAt: Type.Union([Type.Integer(), Type.Null()]),
+  user: Type.Object({ id: Type.Integer(), username: Type.String(), displayName: Type.String() }),
+});
+export type AdminPayout = Static<typeof AdminPayout>;
+export const AdminPayoutList = Type.Array(AdminPayout);
+
 /** `POST /api/earnings/ack {cBalance}`: the creator saw earnings up to this balance (the badge clears). */
 export const EarningsAckBody = Type.Object({
   cBalance: Int({ minimum: 0 }),

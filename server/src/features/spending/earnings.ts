@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import type { EarningsAckBody, Payout, PayoutBody, PayoutDestination, PayoutDestinationBody, Transaction } from '../../../../lib/contract/payments';
+import type { AdminPayout, EarningsAckBody, Payout, PayoutBody, PayoutDestination, PayoutDestinationBody, Transaction } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, media, paymentCards, payoutDestinations, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -178,6 +178,23 @@ export function createEarningsService(ctx: AppContext) {
         .limit(limit)
         .offset(offset);
       return rows.map(toPayout);
+    },
+
+    /** Administrators: payout requests with who asked; `requested` oldest first (the order to pay them), `all` newest first. */
+    async adminPayouts(status: 'requested' | 'all', limit: number, offset: number): Promise<AdminPayout[]> {
+      const rows = await db
+        .select({ payout: payoutRequests, username: users.username, displayName: users.displayName })
+        .from(payoutRequests)
+        .innerJoin(users, eq(users.id, payoutRequests.userId))
+        .where(status === 'requested' ? eq(payoutRequests.status, 'requested') : undefined)
+        .orderBy(...(status === 'requested' ? [payoutRequests.createdAt, payoutRequests.id] : [desc(payoutRequests.createdAt), desc(payoutRequests.id)]))
+        .limit(limit)
+        .offset(offset);
+      return rows.map(({ payout, username, displayName }) => ({
+        ...toPayout(payout),
+        sentAt: payout.sentAt?.getTime() ?? null,
+        user: { id: payout.userId, username, displayName },
+      }));
     },
 
     /** The platform paid a request: its money leaves payouts-pending, once however often this is called. */

@@ -9,6 +9,8 @@ import {
   PayoutBody,
   PayoutDestination,
   PayoutDestinationBody,
+  AdminPayoutList,
+  AdminPayoutsQuery,
   PayoutIdParams,
   PayoutList,
   TipBody,
@@ -141,6 +143,23 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
       preHandler: authenticate,
     },
     async (request) => withBody(await earnings.payouts(viewerOf(request).id, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
+  );
+
+  app.get(
+    '/api/admin/payouts',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Payout requests with the creator who asked (admins): those waiting to be paid, oldest first, or all of them, newest first',
+        querystring: AdminPayoutsQuery,
+        response: { 200: BodyEnvelope(AdminPayoutList) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      requireLevel(request, 500);
+      return withBody(await earnings.adminPayouts(request.query.status ?? 'requested', request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0));
+    },
   );
 
   app.post(
