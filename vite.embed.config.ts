@@ -47,6 +47,7 @@ export const widgetNamespaces = [
   'time',
   'wallet',
   'tip',
+  'giftNames',
   // <fanstage-chat>: the chat, its connection notices, and what a message may open (unlock,
   // subscribe, top-up, prices, upload errors).
   'chat',
