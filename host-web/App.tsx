@@ -145,8 +145,8 @@ export function App() {
       <RealtimeNotice />
       <CallOverlay />
       <LoginPrompt />
-      {/* The invitation waits for the session check and the age agreement; members never see it. */}
-      <InvitationPrompt invitation={sessionChecked && !loggedIn && !gate ? landing.invitation : null} onClosed={landing.dismiss} />
+      {/* The invitation waits for the session check and the age agreement; members never see it, and the sign-up names the inviter itself. */}
+      <InvitationPrompt invitation={sessionChecked && !loggedIn && !gate && location !== '/sign-up' ? landing.invitation : null} onClosed={landing.dismiss} />
       <LogoutConfirm />
       {gate ? null : <VerifyIdPrompt location={location} />}
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}

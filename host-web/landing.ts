@@ -153,11 +153,11 @@ export function affcodeCookie(): string | null {
   return null;
 }
 
-/** Who invites the visitor, from the `affcode` cookie: shown on the sign-up form. */
+/** Who invites the visitor, from the address's `aff` or else the `affcode` cookie: shown on the sign-up form. */
 export function useInvitedBy(fanstage: Fanstage): AffiliateInfo | null {
   const [affiliate, setAffiliate] = useState<AffiliateInfo | null>(null);
   useEffect(() => {
-    const code = affcodeCookie();
+    const code = normalizeInviteCode(new URLSearchParams(window.location.search).get('aff')) ?? affcodeCookie();
     if (code === null) return;
     let live = true;
     fanstage.api.affiliate(code).then(

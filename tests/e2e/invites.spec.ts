@@ -95,6 +95,11 @@ test.describe('invite links', () => {
 
   test('the model program and the FAQ are pages of their own, in English and Czech, at every width', async ({ page }) => {
     await agreeToTerms(page);
+    await page.setViewportSize(viewports.phone);
+    await page.goto('/discover');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByTestId('hamburger-menu').getByRole('link', { name: 'Model program' }).first().click();
+    await expect(page).toHaveURL(/\/tour-partners$/);
     for (const viewport of Object.values(viewports)) {
       await page.setViewportSize(viewport);
       await page.goto('/tour-partners');
@@ -114,5 +119,22 @@ test.describe('invite links', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Vydělávejte se svými fanoušky na Fanstage' })).toBeVisible();
     await page.goto('/tour-faq');
     await expect(page.getByRole('heading', { level: 1, name: 'Časté dotazy' })).toBeVisible();
+  });
+
+  test('without the model program its page leads to / and the menus leave it out', async ({ page }) => {
+    await agreeToTerms(page);
+    // The settings as a server with MODEL_PROGRAM=false answers them.
+    await page.route('**/papi/settings', async (route) => {
+      const answer = (await (await route.fetch()).json()) as Envelope<Record<string, unknown>>;
+      await route.fulfill({ json: { ...answer, body: { ...answer.body, modelProgram: false } } });
+    });
+    await page.setViewportSize(viewports.phone);
+    await page.goto('/tour-partners');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('creator-grid')).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByTestId('hamburger-menu');
+    await expect(menu.getByRole('link', { name: 'FAQ' }).first()).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Model program' })).toHaveCount(0);
   });
 });
