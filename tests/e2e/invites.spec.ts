@@ -1,5 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { agreeToTerms, expectNoSeriousA11yViolations, viewports } from './support';
+import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
+import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { accessToken, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';
 
 interface Envelope<T> {
   statusCode: number;
@@ -136,5 +139,39 @@ test.describe('invite links', () => {
     const menu = page.getByTestId('hamburger-menu');
     await expect(menu.getByRole('link', { name: 'FAQ' }).first()).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Model program' })).toHaveCount(0);
+  });
+
+  // Last: it gives the demo creator a password of the tests' own.
+  test('the inviter’s share of what the invited fan spends shows in the inviter’s earnings', async ({ browser, request }) => {
+    const lucyCode = (await inviteOf(request, await demoToken(request, 'lucy.rivers@example.com'))).code;
+    const fanContext = await browser.newContext();
+    const fan = await fanContext.newPage();
+    await agreeToTerms(fan);
+    await fan.goto(`/?aff=${lucyCode}`);
+    await expect(fan.getByTestId('invitation-prompt')).toBeVisible();
+    const email = await signUpVerifiedFan(fan, 'invitedfan');
+    const token = await accessToken(request, email);
+    const me = (await (await request.get('/api/users/me', { headers: { authorization: `Bearer ${token}` } })).json()) as Envelope<{ displayName: string }>;
+
+    // The fan buys the first package with the test card, then tips another creator.
+    const pkg = (await creditPackages(request, token))[0]!;
+    await fan.goto('/settings/wallet');
+    const topUp = fan.getByRole('region', { name: 'Buy credits' });
+    await topUp.getByRole('radio', { name: 'A new card' }).check();
+    await topUp.getByRole('button', { name: `Pay ${formatMoney(pkg.gValue)}` }).click();
+    await payOnCardPage(fan, testCards.pays, formatMoney(pkg.gValue));
+    await expect(fan.getByTestId('payment-outcome')).toHaveAttribute('data-outcome', 'paid');
+    const gift = (await giftCatalogue(request)).filter((g) => g.gValue <= pkg.cValue && g.gValue - g.cValue >= 10).sort((a, b) => a.gValue - b.gValue)[0]!;
+    const marek = await apiProfile(request, 'marek.novak');
+    const tip = (await (await request.post('/api/users/tip', { headers: { authorization: `Bearer ${token}` }, data: { userId: marek.id, giftId: gift.id } })).json()) as Envelope<unknown>;
+    expect(tip.statusCode).toBe(2);
+    await fanContext.close();
+
+    // Lucy's earnings list the share, named after the fan who spent.
+    const lucy = await browser.newPage();
+    await logInDemoCreator(lucy, 'lucy.rivers');
+    await lucy.goto('/settings/earnings');
+    await expect(lucy.getByTestId('earnings-lines').getByText(`Affiliate share · ${me.body.displayName}`)).toBeVisible();
+    await lucy.close();
   });
 });
