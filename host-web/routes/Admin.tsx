@@ -9,6 +9,7 @@ import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import NotFound from './NotFound';
 import styles from './Money.module.css';
+import own from './Admin.module.css';
 
 /** SPEC §3: level 500 is an administrator. */
 const ADMIN_LEVEL = 500;
@@ -40,11 +41,11 @@ function Administration() {
   const { t } = useTranslation();
   usePageTitle(t('admin.title'));
   return (
-    <section className={styles.screen} aria-labelledby="admin-title" data-testid="admin">
+    <section className={`${styles.screen} ${own.screen}`} aria-labelledby="admin-title" data-testid="admin">
       <h1 id="admin-title" className={styles.title}>
         {t('admin.title')}
       </h1>
-      <AdminPartnerQueue headingLevel={2} />
+      <AdminPartnerQueue headingLevel={2} className={styles.card} />
       <PayoutRequests />
       <ListedOrigins />
     </section>
@@ -92,10 +93,12 @@ function PayoutRequests() {
       <h2 id="admin-payouts" className={styles.subtitle}>
         {t('admin.payouts.title')}
       </h2>
-      <div role="status" aria-live="polite">
-        {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
+      <div className={own.messages}>
+        <div role="status" aria-live="polite">
+          {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
+        </div>
+        <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
       </div>
-      <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
       {failed ? (
         <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
       ) : list === null ? (
@@ -169,10 +172,12 @@ function ListedOrigins() {
       <h2 id="admin-origins" className={styles.subtitle}>
         {t('admin.origins.title')}
       </h2>
-      <div role="status" aria-live="polite">
-        {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
+      <div className={own.messages}>
+        <div role="status" aria-live="polite">
+          {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
+        </div>
+        <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
       </div>
-      <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
       {failed ? (
         <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
       ) : list === null ? (

@@ -196,10 +196,7 @@ function Application({ application, onDecided, onFailed }: { application: Partne
         </ul>
       ) : null}
       {decidable.has(application.approvedState) ? (
-        <div className={styles.inline}>
-          <button type="button" className={styles.primary} disabled={busy} onClick={() => void act(() => api.approve(user.id), () => t('admin.partners.approved', { name: who }))}>
-            {t('admin.partners.approve')}
-          </button>
+        <div className={own.decision}>
           <div className={styles.field}>
             <label className={styles.fieldLabel} htmlFor={`${id}-reason`}>
               {t('admin.partners.reason')}
@@ -222,9 +219,14 @@ function Application({ application, onDecided, onFailed }: { application: Partne
               </span>
             ) : null}
           </div>
-          <button type="button" className={styles.danger} disabled={busy} onClick={decline}>
-            {t('admin.partners.decline')}
-          </button>
+          <div className={styles.actions}>
+            <button type="button" className={styles.primary} disabled={busy} onClick={() => void act(() => api.approve(user.id), () => t('admin.partners.approved', { name: who }))}>
+              {t('admin.partners.approve')}
+            </button>
+            <button type="button" className={styles.danger} disabled={busy} onClick={decline}>
+              {t('admin.partners.decline')}
+            </button>
+          </div>
         </div>
       ) : null}
     </article>
