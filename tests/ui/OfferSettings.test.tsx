@@ -60,7 +60,7 @@ describe('OfferSettings against the real server', { timeout: 30_000 }, () => {
     expect(await violationsIn(container)).toEqual([]);
 
     await userEvent.selectOptions(within(item).getByRole('combobox', { name: 'New price of Gold' }), '1280');
-    await userEvent.click(within(item).getByRole('button', { name: 'Change the price of Gold' }));
+    await userEvent.click(within(item).getByRole('button', { name: 'Change price of Gold' }));
     expect(await within(region).findByText(`Gold now costs ${formatPrice(1280, salt)} a month.`)).toBeInTheDocument();
     expect((await storedOffers(account.id))[0]?.priceCents).toBe(1280);
 
@@ -72,7 +72,7 @@ describe('OfferSettings against the real server', { timeout: 30_000 }, () => {
     const shown = await server.app.inject({ method: 'GET', url: `/papi/subscription/offer?userId=${account.id}` });
     expect(shown.json().body).toEqual([]);
 
-    await userEvent.click(within(item).getByRole('button', { name: 'Offer Gold again' }));
+    await userEvent.click(within(item).getByRole('button', { name: 'Offer again: Gold' }));
     expect(await within(region).findByText('Gold is offered again.')).toBeInTheDocument();
     expect((await storedOffers(account.id))[0]?.archivedAt).toBeNull();
 
@@ -95,7 +95,8 @@ describe('OfferSettings against the real server', { timeout: 30_000 }, () => {
     const form = within(region).getByRole('form', { name: 'New offer' });
     await userEvent.type(within(form).getByRole('textbox', { name: 'Name' }), 'Second');
     await userEvent.click(within(form).getByRole('button', { name: 'Create offer' }));
-    expect(await within(region).findByRole('alert')).toHaveTextContent(/^FAILED: /);
+    // The alert region waits on the screen, empty, until there is something to say.
+    await waitFor(() => expect(within(region).getByRole('alert')).toHaveTextContent(/^FAILED: \S/));
     expect((await storedOffers(account.id)).map((o) => o.name)).toEqual(['First']);
   });
 
