@@ -18,30 +18,31 @@ export function SideNav() {
   const { loggedIn, openLoginPrompt } = useSite();
   return (
     <div className={styles.side}>
-      <Link href="/" className={styles.logo} aria-label={t('nav.home')}>
-        <LogoMark size={36} />
-        <span className={styles.wordmark}>{t('app.name')}</span>
-      </Link>
-      <nav aria-label={t('nav.main')} data-testid="side-nav">
+      {/* One landmark holds all of the column's navigation: the home link, the tabs and the way in or the new post. */}
+      <nav aria-label={t('nav.main')} data-testid="side-nav" className={styles.nav}>
+        <Link href="/" className={styles.logo} aria-label={t('nav.home')}>
+          <LogoMark size={36} />
+          <span className={styles.wordmark}>{t('app.name')}</span>
+        </Link>
         <TabItems classes={styles} withLogout />
+        {loggedIn ? (
+          // SPEC §2: the web layout's add-post button opens a file picker for the new post.
+          <MediaPickerButton className={styles.newPost} label={t('sitePosts.addPost.choose')}>
+            <Icon name="add" />
+            <span>{t('nav.newPost')}</span>
+          </MediaPickerButton>
+        ) : (
+          // A visitor's way in, where the add-post button stands for people who are signed in.
+          <div className={styles.visitor} role="group" aria-label={t('nav.account')}>
+            <Link href="/sign-up" className={styles.newPost}>
+              {t('nav.signUp')}
+            </Link>
+            <button type="button" className={styles.login} aria-haspopup="dialog" onClick={openLoginPrompt}>
+              {t('nav.login')}
+            </button>
+          </div>
+        )}
       </nav>
-      {loggedIn ? (
-        // SPEC §2: the web layout's add-post button opens a file picker for the new post.
-        <MediaPickerButton className={styles.newPost} label={t('sitePosts.addPost.choose')}>
-          <Icon name="add" />
-          <span>{t('nav.newPost')}</span>
-        </MediaPickerButton>
-      ) : (
-        // A visitor's way in, where the add-post button stands for people who are signed in.
-        <div className={styles.visitor} role="group" aria-label={t('nav.account')}>
-          <Link href="/sign-up" className={styles.newPost}>
-            {t('nav.signUp')}
-          </Link>
-          <button type="button" className={styles.login} aria-haspopup="dialog" onClick={openLoginPrompt}>
-            {t('nav.login')}
-          </button>
-        </div>
-      )}
       <EarningsAside />
       <Suspense fallback={null}>
         <ChatAside />

@@ -36,14 +36,15 @@ export default function Home() {
         </h2>
         <CreatorGrid headingLevel={3} />
       </section>
-      {/* The cards render plain links (they live on partner pages too); clicks stay in the app. */}
-      <section aria-labelledby={postsId} className={styles.section} onClick={onClick}>
+      {/* The cards render plain links (they live on partner pages too); clicks stay in the app.
+          The feed is the region of the posts, named as this heading; the wrapper is not another. */}
+      <div className={styles.section} onClick={onClick}>
         <h2 id={postsId} className={styles.sectionTitle}>
           {t('sitePosts.home.latest')}
         </h2>
         {/* Until the session is known the reader may be on the way to /timeline: no list yet. */}
         {sessionChecked && !loggedIn ? <Feed key={gender} type="public" gender={gender} label={t('sitePosts.home.latest')} onLoginRequired={() => openLoginPrompt()} {...money} /> : null}
-      </section>
+      </div>
     </div>
   );
 }

@@ -24,7 +24,7 @@ export function ConversationListView(props: ConversationListState & { label?: st
   return (
     <div className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} lang={i18n.resolvedLanguage ?? i18n.language}>
       {props.searchable ? (
-        <div className={styles.search} role="search">
+        <div className={styles.search} role="search" aria-label={t('chat.list.search')}>
           <label htmlFor={props.ids.search} className={styles.visuallyHidden}>
             {t('chat.list.search')}
           </label>
@@ -50,7 +50,9 @@ export function ConversationListView(props: ConversationListState & { label?: st
       <ul id={props.ids.list} className={styles.list} aria-label={label} aria-busy={props.busy || undefined} onClick={props.onClick}>
         {props.rows.map((row) => (
           <li key={row.userId} className={styles.row} data-active={row.active || undefined} data-unread={row.unread > 0 || undefined}>
-            <a className={styles.link} href={row.href} aria-label={row.label} aria-current={row.active ? 'page' : undefined} aria-describedby={`${props.ids.list}-${row.userId}`}>
+            {/* Named by what it shows (the name first, then the time, the last message, the unread
+                count), after a hidden "Chat with": what is read out starts as what is seen. */}
+            <a className={styles.link} href={row.href} aria-current={row.active ? 'page' : undefined}>
               <span className={styles.avatarWrap}>
                 {row.avatar ? (
                   <img className={styles.avatar} src={row.avatar} alt="" width={44} height={44} loading="lazy" />
@@ -61,17 +63,19 @@ export function ConversationListView(props: ConversationListState & { label?: st
                 )}
                 {row.online ? <span className={styles.online} aria-hidden="true" /> : null}
               </span>
-              <span className={styles.body} id={`${props.ids.list}-${row.userId}`}>
+              <span className={styles.body}>
                 <span className={styles.top}>
-                  <span className={styles.name}>{row.name}</span>
+                  <span className={styles.name}>
+                    <span className={styles.visuallyHidden}>{t('chat.list.openPrefix')}</span> {row.name}
+                  </span>{' '}
                   {row.dateTime ? (
                     <time className={styles.time} dateTime={row.dateTime}>
                       {row.time}
                     </time>
                   ) : null}
-                </span>
+                </span>{' '}
                 <span className={styles.bottom}>
-                  <span className={row.typing ? `${styles.preview} ${styles.typing}` : styles.preview}>{row.preview}</span>
+                  <span className={row.typing ? `${styles.preview} ${styles.typing}` : styles.preview}>{row.preview}</span>{' '}
                   {row.unread > 0 ? (
                     <span className={styles.unread}>
                       <span aria-hidden="true">{row.unread > 99 ? '99+' : row.unread}</span>

@@ -26,7 +26,7 @@ export function QuickSearchView(props: QuickSearchState & { className?: string; 
   }
 
   return (
-    <div ref={props.rootRef} role="search" className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} onBlur={props.onBlur}>
+    <div ref={props.rootRef} role="search" aria-label={props.labels.input} className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} onBlur={props.onBlur}>
       <label htmlFor={ids.input} className={styles.visuallyHidden}>
         {labels.input}
       </label>
