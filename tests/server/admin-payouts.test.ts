@@ -80,7 +80,7 @@ describe('GET /api/admin/payouts', () => {
       const answer = await call('GET', '/api/admin/payouts', stranger);
       expect([answer.status, answer.json]).toEqual([403, { statusCode: -1, statusText: 'forbidden' }]);
     }
-    const signedOut = await call('GET', '/api/admin/payouts', null);
+    const signedOut = await call('GET', '/api/admin/payouts');
     expect([signedOut.status, signedOut.json.statusCode, signedOut.json.statusText]).toEqual([401, -1, 'unauthorized']);
     const admin = await createAccount(app, { level: 500 });
     for (const query of ['status=sent', 'limit=0', 'limit=101', 'offset=-1', 'limit=abc']) {
