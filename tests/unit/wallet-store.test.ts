@@ -227,6 +227,22 @@ describe('the wallet store on the real server', { timeout: 30_000 }, () => {
     expect(await walletOf(server.app, account.id)).toBe(pkg.cValue);
   });
 
+  it('keeps a card removed here though an answer of the card list asked for before arrives after it', async () => {
+    const messages = messageSource();
+    const windows = cardWindows(cards.ok, messages);
+    const { fanstage } = await as({}, { payments: { openWindow: windows.open, messages, pollMs: 50 } });
+    const pkg = await firstPackage(fanstage);
+    await fanstage.wallet.topUp({ packageId: pkg.id, processor: 'sandbox', saveCard: true, mode: 'popup' });
+    const [card] = await fanstage.wallet.loadCards(true);
+    expect(card).toBeDefined();
+    // Asked before the removal (as a paid top-up asks), answered with the card still in it.
+    const stale = fanstage.wallet.loadCards(true);
+    await fanstage.wallet.deleteCard(card!.id);
+    expect(await stale).toHaveLength(1);
+    expect(fanstage.wallet.cards.value).toEqual([]);
+    expect(await fanstage.wallet.loadCards(true)).toEqual([]);
+  });
+
   it('closes the card window only once /gopay-return in it has reported, never under a page still resuming its session', async () => {
     // The return page resumes the session (a refresh that rotates the cookie) before it reports;
     // a window closed under that request would leave the browser with a spent refresh token.

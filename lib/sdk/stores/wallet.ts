@@ -466,9 +466,12 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
       if (have !== null && !force) return Promise.resolve(have);
       if (loading) return loading;
       const asOf = generation;
+      const before = target.peek();
       const pending = load()
         .then((value) => {
-          if (asOf === generation) target.value = value;
+          // Kept unless the list changed here while it was asked for (a card removed): that
+          // change is newer than this answer.
+          if (asOf === generation && target.peek() === before) target.value = value;
           return value;
         })
         .finally(() => {
