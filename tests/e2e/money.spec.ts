@@ -173,7 +173,7 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   expect(creatorNow.cBalance - creatorStart.cBalance).toBe(unlockMedia.mediaPrice + gift.cValue + offer.priceCents);
   await creator.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Profile' }).first().click();
   await creator.getByRole('link', { name: 'Settings' }).click();
-  await creator.getByRole('link', { name: 'Earnings' }).click();
+  await creator.getByRole('link', { name: /^Earnings/ }).click();
   await expect(creator).toHaveURL('/settings/earnings');
   await expect(widget.getByRole('status')).toHaveText(`New earnings: +${formatMoney(offer.priceCents)}`);
   await expect(widget).toHaveAttribute('data-rising', 'true');
