@@ -112,9 +112,11 @@ export function PostEditor({ allowSchedule = true, onCancel, headingLevel = 2, c
                 <span role="status">{t('upload.uploading', { percent: upload.progress })}</span>
               </div>
             ) : upload.status === 'processing' ? (
-              <p role="status" className={styles.hint}>
-                {t('upload.processing')}
-              </p>
+              // Every byte is up: the bar stays full while the server prepares the file.
+              <div className={styles.progressRow}>
+                <progress className={styles.progress} max={100} value={100} aria-label={t('upload.progress')} />
+                <span role="status">{t('upload.processing')}</span>
+              </div>
             ) : upload.status === 'done' ? (
               <p role="status" className={styles.hint}>
                 {t('upload.ready')}
