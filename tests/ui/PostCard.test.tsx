@@ -142,8 +142,9 @@ describe('PostCard against the real server', { timeout: 30_000 }, () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(screen.getByRole('alertdialog')).toHaveTextContent('Delete this post?');
     await userEvent.click(screen.getByRole('button', { name: 'Delete post' }));
+    // The card leaves at once; onDeleted follows when the server has confirmed the deletion.
     await waitFor(() => expect(screen.queryByRole('article')).toBeNull());
-    expect(deleted).toEqual([id]);
+    await waitFor(() => expect(deleted).toEqual([id]));
     await expect((await fanstageOf()).posts.api.post(id, false)).rejects.toMatchObject({ code: 'post-doesnt-exists' });
   });
 
