@@ -20,3 +20,4 @@ export * from './realtime';
 export * from './calls';
 export * from './invites';
 export * from './partner';
+export * from './contact';

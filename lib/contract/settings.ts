@@ -36,6 +36,16 @@ export const Settings = Type.Object(
     /** The smallest payout a creator may ask for, in cents. */
     minimumPayoutCents: Type.Optional(Type.Integer({ minimum: 0 })),
     /**
+     * Who runs the platform, as the legal pages and the contact page name them (the server's
+     * OPERATOR_NAME, OPERATOR_ADDRESS and SUPPORT_EMAIL); the address may be empty.
+     */
+    operator: Type.Optional(Type.Object({ name: Type.String(), address: Type.String(), email: Type.String() })),
+    /**
+     * Whether visitors are asked to log in on every page but the information pages (the
+     * server's FORCE_LOGIN, SPEC §6); absent means no.
+     */
+    forceLogin: Type.Optional(Type.Boolean()),
+    /**
      * STUN servers for calls (the server's `ICE_SERVERS`), never with a credential: TURN
      * credentials are minted per call (`GET /api/calls/{id}/ice-servers`). Absent or empty:
      * calls use none, which is enough on one network.

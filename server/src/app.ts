@@ -30,6 +30,7 @@ import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
+import { registerContactRoutes } from './features/contact/routes';
 import { registerTimelineRoutes } from './features/timeline/routes';
 import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
@@ -210,6 +211,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSubscriptionRoutes(app, ctx, jobs);
   registerChatRoutes(app, ctx);
   registerCallRoutes(app, ctx, jobs);
+  registerContactRoutes(app, ctx);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
   // Features answer their own client messages; the transport knows none of them.
   realtime.register(chatSocketFeature(ctx));

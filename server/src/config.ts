@@ -74,6 +74,19 @@ export interface Config {
    * default); off, the page sends visitors to `/` and the menus leave it out.
    */
   modelProgram: boolean;
+  /**
+   * Who runs the platform (OPERATOR_NAME, OPERATOR_ADDRESS): the legal pages and the contact
+   * page name them. The address is empty unless set; production should set both.
+   */
+  operatorName: string;
+  operatorAddress: string;
+  /** Where contact messages go and the address the legal pages give (SUPPORT_EMAIL). */
+  supportEmail: string;
+  /**
+   * FORCE_LOGIN (off by default): visitors are asked to log in on every page but the
+   * information pages: terms, privacy, cookies, FAQ and contact (SPEC §6).
+   */
+  forceLogin: boolean;
 }
 
 export interface TurnSettings {
@@ -162,6 +175,10 @@ export function loadConfig(env: Env = process.env): Config {
     iceServers: iceServers(env),
     turn: turnSettings(env),
     modelProgram: flag(env, 'MODEL_PROGRAM', true),
+    operatorName: text(env, 'OPERATOR_NAME', 'Fanstage', 200),
+    operatorAddress: text(env, 'OPERATOR_ADDRESS', '', 300),
+    supportEmail: supportEmail(env, publicUrl),
+    forceLogin: flag(env, 'FORCE_LOGIN', false),
   };
 }
 
@@ -218,6 +235,22 @@ function iceServers(env: Env): IceServer[] {
     if (unknown.length > 0) throw new ConfigError(`${problem} (entry ${index} has unknown fields: ${unknown.join(', ')}).`);
     return { urls: urls as string | string[] };
   });
+}
+
+/** A line of text shown to people, such as the operator's name: one line, at most `max` characters. */
+function text(env: Env, name: string, fallback: string, max: number): string {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  if (raw.length > max || /[\r\n<>]/.test(raw)) throw new ConfigError(`${name} must be one line of at most ${max} characters, without < or > (got "${raw}").`);
+  return raw;
+}
+
+/** SUPPORT_EMAIL, or support@ the host of PUBLIC_URL. */
+function supportEmail(env: Env, publicUrl: string): string {
+  const raw = nonEmpty(env.SUPPORT_EMAIL);
+  if (raw === undefined) return `support@${new URL(publicUrl).hostname}`;
+  if (raw.length > 254 || !/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new ConfigError(`SUPPORT_EMAIL must be an e-mail address such as support@fanstage.example (got "${raw}").`);
+  return raw;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -10,7 +10,7 @@ export interface ThrottleLimit {
 }
 
 /**
- * The limits of the public routes that mail someone or tell whether an address has an account
+ * The limits of the routes that mail someone (reset mails, contact messages) or tell whether an address has an account
  * (docs/auth.md). Per address, so nobody floods one mailbox or probes one address from many
  * places; per requester, so one client cannot walk through a list of addresses.
  */
@@ -19,6 +19,9 @@ export const throttles = {
   'reset-mail-requester': { limit: 20, windowMs: 60 * 60_000 },
   'check-email-address': { limit: 10, windowMs: 10 * 60_000 },
   'check-email-requester': { limit: 30, windowMs: 10 * 60_000 },
+  // The contact form: a person writes a few messages an hour at most.
+  'contact-address': { limit: 5, windowMs: 60 * 60_000 },
+  'contact-requester': { limit: 10, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, ThrottleLimit>;
 export type ThrottleBucket = keyof typeof throttles;
 

@@ -2,14 +2,19 @@ import { eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppContext } from '../context';
 import { mailOutbox } from '../db/schema';
-import { mailLanguage, renderMail, type MailTemplate } from './templates';
+import { mailLanguage, renderContactMail, renderMail, type ContactMailValues, type LinkMailTemplate } from './templates';
 
-export interface MailRequest {
-  to: string;
-  template: MailTemplate;
-  language: string | null | undefined;
-  values: { name: string; link: string };
-}
+/** A mail with a link for its receiver (verify-email, reset-password), or a contact message to support. */
+export type MailRequest =
+  | { to: string; template: LinkMailTemplate; language: string | null | undefined; values: { name: string; link: string }; replyTo?: undefined }
+  | {
+      to: string;
+      template: 'contact';
+      language: string | null | undefined;
+      values: ContactMailValues;
+      /** The sender's address: support answers it with the mail client's Reply. */
+      replyTo: string;
+    };
 
 export interface Mailer {
   /** Renders and records the mail; resolves once it is stored (sending may follow later). */
@@ -27,14 +32,14 @@ export function createMailer(ctx: AppContext, log: { error(obj: unknown, msg: st
   return {
     async send(mail) {
       const language = mailLanguage(mail.language);
-      const rendered = renderMail(mail.template, language, mail.values);
+      const rendered = mail.template === 'contact' ? renderContactMail(mail.values) : renderMail(mail.template, language, mail.values);
       const [row] = await ctx.db
         .insert(mailOutbox)
         .values({ to: mail.to, template: mail.template, language, ...rendered })
         .returning({ id: mailOutbox.id });
       if (transport === null || row === undefined) return;
       void transport
-        .sendMail({ from: ctx.config.mailFrom, to: mail.to, ...rendered })
+        .sendMail({ from: ctx.config.mailFrom, to: mail.to, ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }), ...rendered })
         .then(
           () => ctx.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id)),
           (error: unknown) =>

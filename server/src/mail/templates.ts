@@ -3,7 +3,8 @@
  * (what many mail clients and screen readers prefer) and a simple HTML body with a real
  * link, a language attribute and enough contrast.
  */
-export type MailTemplate = 'verify-email' | 'reset-password';
+export type LinkMailTemplate = 'verify-email' | 'reset-password';
+export type MailTemplate = LinkMailTemplate | 'contact';
 export type MailLanguage = 'en' | 'cs';
 
 export interface RenderedMail {
@@ -20,7 +21,7 @@ interface Texts {
   after: string;
 }
 
-const texts: Record<MailTemplate, Record<MailLanguage, Texts>> = {
+const texts: Record<LinkMailTemplate, Record<MailLanguage, Texts>> = {
   'verify-email': {
     en: {
       subject: 'Confirm your e-mail address',
@@ -63,7 +64,7 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function renderMail(template: MailTemplate, language: MailLanguage, values: { name: string; link: string }): RenderedMail {
+export function renderMail(template: LinkMailTemplate, language: MailLanguage, values: { name: string; link: string }): RenderedMail {
   const t = texts[template][language];
   const greeting = t.greeting.replace('{{name}}', values.name);
   const text = `${greeting}\n\n${t.lead}\n\n${values.link}\n\n${t.after}\n\nFanstage\n`;
@@ -82,4 +83,46 @@ export function renderMail(template: MailTemplate, language: MailLanguage, value
 </html>
 `;
   return { subject: t.subject, text, html };
+}
+
+/** What a contact message to support carries (POST /api|/papi/contact). */
+export interface ContactMailValues {
+  name: string;
+  email: string;
+  topic: string;
+  subject: string;
+  message: string;
+  /** The sender's language (the Language header), so support answers in it. */
+  language: MailLanguage;
+  /** The signed-in sender's account; null for a visitor. */
+  account: { id: number; username: string } | null;
+}
+
+/**
+ * A contact message as support receives it: in English (the support team's working language),
+ * with who sent it, from which account, in which language they wrote, and their words as sent.
+ * Nothing the sender wrote is trusted as markup: the HTML body escapes all of it.
+ */
+export function renderContactMail(values: ContactMailValues): RenderedMail {
+  const subject = `[Contact · ${values.topic}] ${values.subject.replace(/[\r\n]+/g, ' ')}`;
+  const fields: [string, string][] = [
+    ['From', `${values.name} <${values.email}>`],
+    ['Account', values.account === null ? 'not signed in (visitor)' : `@${values.account.username} (id ${values.account.id})`],
+    ['Topic', values.topic],
+    ['Language', values.language],
+    ['Subject', values.subject],
+  ];
+  const text = `${fields.map(([label, value]) => `${label}: ${value}`).join('\n')}\n\n${values.message}\n`;
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#ffffff;color:#1a1a1a;font:16px/1.5 Arial,Helvetica,sans-serif">
+<table role="presentation" style="border-collapse:collapse">
+${fields.map(([label, value]) => `<tr><th scope="row" style="text-align:left;padding:2px 12px 2px 0;vertical-align:top">${label}</th><td>${escapeHtml(value)}</td></tr>`).join('\n')}
+</table>
+<p lang="${values.language}" style="white-space:pre-wrap;word-break:break-word;border-top:1px solid #cccccc;padding-top:12px">${escapeHtml(values.message)}</p>
+</body>
+</html>
+`;
+  return { subject, text, html };
 }

@@ -39,6 +39,8 @@ export function buildSettings(options: {
   slug?: string;
   iceServers?: Settings['iceServers'];
   modelProgram?: boolean;
+  operator?: Settings['operator'];
+  forceLogin?: boolean;
 }): Settings {
   return {
     languages: settingsLanguages,
@@ -52,6 +54,8 @@ export function buildSettings(options: {
     modelProgram: options.modelProgram ?? false,
     affiliateSharePercent: AFFILIATE_SHARE_PERCENT,
     minimumPayoutCents: MIN_PAYOUT_CENTS,
+    ...(options.operator === undefined ? {} : { operator: { ...options.operator } }),
+    forceLogin: options.forceLogin ?? false,
     // The calls' STUN servers (ICE_SERVERS); an empty list when none is configured. Anyone reads
     // this, so it never carries a credential, whatever it is given: TURN credentials are minted
     // per call (GET /api/calls/{id}/ice-servers).

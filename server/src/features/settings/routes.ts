@@ -13,13 +13,22 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN servers of calls (never a TURN credential)',
+        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN servers of calls (never a TURN credential), the operator the legal pages name, whether visitors must log in',
         response: { 200: BodyEnvelope(Settings) },
       },
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      answer ??= withBody(buildSettings({ publicUrl: ctx.config.publicUrl, salt: ctx.config.priceSalt, iceServers: ctx.config.iceServers, modelProgram: ctx.config.modelProgram }));
+      answer ??= withBody(
+        buildSettings({
+          publicUrl: ctx.config.publicUrl,
+          salt: ctx.config.priceSalt,
+          iceServers: ctx.config.iceServers,
+          modelProgram: ctx.config.modelProgram,
+          operator: { name: ctx.config.operatorName, address: ctx.config.operatorAddress, email: ctx.config.supportEmail },
+          forceLogin: ctx.config.forceLogin,
+        }),
+      );
       return answer;
     },
   );
