@@ -319,4 +319,26 @@ describe('affiliates', () => {
     expect((await call('GET', '/api/earnings/transactions-affil/?userId=0', referrer)).json.statusCode).toBe(-1);
     await expectLedgerBalanced(app);
   });
+
+  it('name the share apart from the price when the creator the fan pays is the one who invited the fan', async () => {
+    const gift = (await gifts()).find((g) => g.gValue - g.cValue >= 100)!;
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    await call('POST', '/api/users/aff-code', fan, { affCode: (await call('GET', '/api/users/invite', creator)).json.body.code });
+    await fundWallet(app, fan.id, gift.gValue);
+    await tip(fan, creator, gift);
+
+    const share = Math.floor(((gift.gValue - gift.cValue) * AFFILIATE_SHARE_PERCENT) / 100);
+    expect(share).toBeGreaterThan(0);
+    expect(await earningsOf(app, creator.id)).toBe(gift.cValue + share);
+    // One transfer, two lines: what she earned with the gift, and her share of the fee.
+    const lines = (await call('GET', '/api/earnings/', creator)).json.body as { transactionType: string; amountCents: number; user: { id: number } }[];
+    expect(lines.map(({ transactionType, amountCents, user }) => ({ transactionType, amountCents, user: user.id })).sort((a, b) => a.transactionType.localeCompare(b.transactionType))).toEqual([
+      { transactionType: 'affiliate', amountCents: share, user: fan.id },
+      { transactionType: 'gift', amountCents: gift.cValue, user: fan.id },
+    ]);
+    // The affiliate list has the share alone.
+    expect((await call('GET', '/api/earnings/transactions-affil/', creator)).json.body).toMatchObject([{ transactionType: 'affiliate', amountCents: share, user: { id: fan.id } }]);
+    await expectLedgerBalanced(app);
+  });
 });

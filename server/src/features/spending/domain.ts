@@ -30,6 +30,11 @@ export interface EarningsLineRow {
   payerDisplayName: string | null;
   payerAvatarHash: string | null;
   payerAvatarFormat: string | null;
+  /**
+   * When the viewer both earned from the transfer and invited its payer: which of the viewer's
+   * entries in it is the affiliate share (the other is the price earned); null otherwise.
+   */
+  ownAffiliateEntryId?: number | null;
 }
 
 const idOf = (value: string | number | null | undefined): number | null => {
@@ -40,10 +45,11 @@ const idOf = (value: string | number | null | undefined): number | null => {
 /**
  * A line of `viewerId`'s earnings. The transfer kind names what happened (gift, unlock,
  * subscription, payout …); a fee share the viewer earned as the payer's affiliate is an
- * `affiliate` line. `user` is who paid, left out when it is the viewer (a payout).
+ * `affiliate` line, also beside the price when the viewer is both the payee and the affiliate.
+ * `user` is who paid, left out when it is the viewer (a payout).
  */
 export function toEarningsLine(row: EarningsLineRow, viewerId: number): Transaction {
-  const affiliateShare = idOf(row.meta.affiliateId) === viewerId && row.counterpartyId !== viewerId;
+  const affiliateShare = idOf(row.meta.affiliateId) === viewerId && (row.counterpartyId !== viewerId || row.entryId === row.ownAffiliateEntryId);
   const mediaId = idOf(row.meta.mediaId);
   const user: MoneyUser | null =
     row.payerId !== null && row.payerId !== viewerId && row.payerUsername !== null

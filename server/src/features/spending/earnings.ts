@@ -30,10 +30,23 @@ const payoutEmail = new RegExp(emailPattern);
 export function createEarningsService(ctx: AppContext) {
   const { db } = ctx;
 
+  /**
+   * A creator who invited the fan who pays her gets two entries in her earnings from one
+   * transfer: her price and her affiliate share. This names the share's entry (the last entry
+   * of the transfer in that account for the `affiliateCents` of its meta); null for every
+   * other transfer, whose affiliate share is the only entry the affiliate has in it.
+   */
+  const ownAffiliateEntryId = (viewerId: number) =>
+    sql<number | null>`case when ${ledgerTransfers.counterpartyId} = ${viewerId} and ${ledgerTransfers.meta}->>'affiliateId' = ${String(viewerId)} then (
+      select max(e2.id) from ledger_entries e2
+      where e2.transfer_id = ${ledgerEntries.transferId} and e2.account_id = ${ledgerEntries.accountId} and e2.amount::text = ${ledgerTransfers.meta}->>'affiliateCents'
+    ) end`.mapWith((value: unknown) => (value === null ? null : Number(value)));
+
   /** Lines of `viewerId`'s earnings account matching `where`, newest first (the owner matched as the accounts' owner index has it). */
   async function earningsLines(viewerId: number, where: SQL | undefined, limit: number, offset: number): Promise<Transaction[]> {
     const rows = await db
       .select({
+        ownAffiliateEntryId: ownAffiliateEntryId(viewerId),
         entryId: ledgerEntries.id,
         amount: ledgerEntries.amount,
         createdAt: ledgerEntries.createdAt,
@@ -115,7 +128,12 @@ export function createEarningsService(ctx: AppContext) {
     affiliateLines(viewerId: number, fromUserId: number | undefined, limit: number, offset: number) {
       return earningsLines(
         viewerId,
-        and(sql`${ledgerTransfers.meta}->>'affiliateId' = ${String(viewerId)}`, fromUserId === undefined ? undefined : eq(ledgerTransfers.userId, fromUserId)),
+        and(
+          sql`${ledgerTransfers.meta}->>'affiliateId' = ${String(viewerId)}`,
+          // From a fan of the viewer's own, only the share's entry, not the price she earned.
+          sql`(${ledgerTransfers.counterpartyId} is distinct from ${viewerId} or ${ledgerEntries.id} = ${ownAffiliateEntryId(viewerId)})`,
+          fromUserId === undefined ? undefined : eq(ledgerTransfers.userId, fromUserId),
+        ),
         limit,
         offset,
       );
