@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
+import { eq, sql } from '../support/db';
 import { expectLedgerBalanced } from '../support/money';
-import { account as ledgerAccount, transfer } from '../../server/src/ledger';
+import { account as ledgerAccount, accountId, transfer } from '../../server/src/ledger';
+import { ledgerAccounts } from '../../server/src/db/schema';
 import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from '../../server/src/features/spending/domain';
 
 let server: TestServer;
@@ -87,5 +89,41 @@ describe('GET /api/admin/payouts', () => {
       const answer = await call('GET', `/api/admin/payouts?${query}`, admin);
       expect([answer.status, answer.json.statusCode]).toEqual([400, -1]);
     }
+  });
+});
+
+describe('GET /api/admin/ledger/reconciliation', () => {
+  it('reconciles the running server’s ledger for an administrator, and names an account whose balance left its entries', async () => {
+    const admin = await createAccount(app, { level: 500 });
+    const creator = await earningCreator(MIN_PAYOUT_CENTS * 2, 'reconciled@example.com');
+    await requestPayout(creator);
+
+    const clean = await call('GET', '/api/admin/ledger/reconciliation', admin);
+    expect(clean.json.statusCode).toBe(2);
+    expect(clean.json.body).toMatchObject({ ok: true, total: 0, balanceMismatches: [], unbalancedTransfers: [], emptyTransfers: [], negativeAccounts: [], holdMismatches: [] });
+    expect(clean.json.body.transfers).toBeGreaterThanOrEqual(2);
+
+    // A balance edited behind the ledger's back is a finding, with the account it concerns.
+    const earnings = await app.fanstage.db.transaction((tx) => accountId(tx, ledgerAccount.earnings(creator.id)));
+    await app.fanstage.db.update(ledgerAccounts).set({ balance: sql`${ledgerAccounts.balance} + 7` }).where(eq(ledgerAccounts.id, earnings));
+    try {
+      const broken = (await call('GET', '/api/admin/ledger/reconciliation', admin)).json.body;
+      expect(broken.ok).toBe(false);
+      expect(broken.total).toBe(7);
+      expect(broken.balanceMismatches).toEqual([{ accountId: earnings, kind: 'earnings', userId: creator.id, stored: MIN_PAYOUT_CENTS + 7, fromEntries: MIN_PAYOUT_CENTS }]);
+    } finally {
+      await app.fanstage.db.update(ledgerAccounts).set({ balance: sql`${ledgerAccounts.balance} - 7` }).where(eq(ledgerAccounts.id, earnings));
+    }
+    expect((await call('GET', '/api/admin/ledger/reconciliation', admin)).json.body.ok).toBe(true);
+  });
+
+  it('is for administrators only', async () => {
+    const creator = await earningCreator(MIN_PAYOUT_CENTS, 'nosy@example.com');
+    for (const stranger of [creator, await createAccount(app, { level: 100 }), await createAccount(app)]) {
+      const answer = await call('GET', '/api/admin/ledger/reconciliation', stranger);
+      expect([answer.status, answer.json]).toEqual([403, { statusCode: -1, statusText: 'forbidden' }]);
+    }
+    const signedOut = await call('GET', '/api/admin/ledger/reconciliation');
+    expect([signedOut.status, signedOut.json.statusCode, signedOut.json.statusText]).toEqual([401, -1, 'unauthorized']);
   });
 });

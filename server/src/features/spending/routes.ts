@@ -18,8 +18,10 @@ import {
   UnlockBody,
   UnlockResult,
 } from '../../../../lib/contract/payments';
+import { Type } from 'typebox';
 import type { App, AppContext } from '../../context';
 import { ok, withBody } from '../../http/envelope';
+import { reconcile } from '../../ledger/reconcile';
 import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
 import { createEarningsService } from './earnings';
@@ -176,6 +178,38 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       requireLevel(request, 500);
       return withBody(await earnings.markPayoutSent(request.params.id));
+    },
+  );
+
+  const owner = { accountId: Type.Integer(), kind: Type.String(), userId: Type.Union([Type.Integer(), Type.Null()]) };
+  const ReconciliationReport = Type.Object({
+    ok: Type.Boolean(),
+    accounts: Type.Integer(),
+    transfers: Type.Integer(),
+    total: Type.Integer(),
+    holds: Type.Object({ account: Type.Integer(), open: Type.Integer() }),
+    balanceMismatches: Type.Array(Type.Object({ ...owner, stored: Type.Integer(), fromEntries: Type.Integer() })),
+    unbalancedTransfers: Type.Array(Type.Object({ transferId: Type.Integer(), sum: Type.Integer() })),
+    emptyTransfers: Type.Array(Type.Object({ transferId: Type.Integer(), key: Type.String() })),
+    negativeAccounts: Type.Array(Type.Object({ ...owner, balance: Type.Integer() })),
+    holdMismatches: Type.Array(Type.Object({ holdId: Type.Integer(), status: Type.String(), amount: Type.Integer(), remaining: Type.Integer(), fromEntries: Type.Integer() })),
+  });
+
+  app.get(
+    '/api/admin/ledger/reconciliation',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The ledger reconciliation of `npm run reconcile` on the running server (admins): every balance recomputed from its entries in one consistent snapshot, read-only; `ok` when nothing differs (docs/ledger.md)',
+        response: { 200: BodyEnvelope(ReconciliationReport) },
+      },
+      preHandler: authenticate,
+    },
+    async (request, reply) => {
+      requireLevel(request, 500);
+      reply.header('Cache-Control', 'no-store');
+      return withBody(await reconcile(ctx.db));
     },
   );
 
