@@ -86,6 +86,7 @@ export const ErrorKeys = [
   'call-not-live',
   // partner programme and identity checks
   'partner-wrong-state',
+  'badge-revoked',
   'partner-invalid-name',
   'partner-invalid-street',
   'partner-invalid-zip',

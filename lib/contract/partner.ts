@@ -116,7 +116,7 @@ export const DocumentLinkQuery = Type.Object({
 export const PartnerDecision = Type.Object(
   {
     id: Type.Integer(),
-    action: Type.Enum(['approve', 'decline', 'actionGirlOffer']),
+    action: Type.Enum(['approve', 'decline', 'actionGirlOffer', 'revokeBadge', 'restoreBadge']),
     adminId: Type.Union([Type.Integer(), Type.Null()]),
     adminUsername: Type.Union([Type.String(), Type.Null()]),
     fromState: Type.Integer(),

@@ -80,6 +80,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'calls-not-offered': 403,
   'call-not-live': 409,
   'partner-wrong-state': 409,
+  'badge-revoked': 403,
   'partner-invalid-name': 400,
   'partner-invalid-street': 400,
   'partner-invalid-zip': 400,

@@ -290,6 +290,44 @@ describe('administrators decide', () => {
     expect(log[0]!.createdAt).toBeInstanceOf(Date);
   });
 
+  it('revoke a partner’s badge with a reason: the profile loses it, the partner cannot show it again until it is given back, and both decisions are logged', async () => {
+    const person = await createAccount(app);
+    await register(call, person);
+    await passIdCheck(call, person, '100000001', pictures);
+    await call('POST', `/api/admin/partners/${person.id}/approve`, admin, {});
+    expect((await call('POST', '/api/partner/confirm-badge', person)).json).toMatchObject({ statusCode: 2, body: { hasBadge: true } });
+    expect((await call('GET', `/papi/users/${person.username}`)).json.body.hasBadge).toBe(true);
+
+    // A reason is required; only a partner in 120 has a badge to revoke; nobody revokes their own.
+    expect((await call('POST', `/api/admin/partners/${person.id}/revoke-badge`, admin, {})).json).toMatchObject({ statusCode: -1, statusText: 'invalid-request' });
+    expect((await call('POST', `/api/admin/partners/${person.id}/revoke-badge`, admin, { reason: '  ' })).json).toMatchObject({ statusCode: -1, statusText: 'invalid-request' });
+    const applicant = await createAccount(app);
+    await register(call, applicant);
+    expect((await call('POST', `/api/admin/partners/${applicant.id}/revoke-badge`, admin, { reason: 'x' })).json).toMatchObject({ statusCode: -1, statusText: 'partner-wrong-state' });
+    expect((await call('POST', `/api/admin/partners/${admin.id}/revoke-badge`, admin, { reason: 'x' })).json).toEqual({ statusCode: -1, statusText: 'forbidden' });
+    expect((await call('POST', '/api/admin/partners/2147483647/revoke-badge', admin, { reason: 'x' })).json).toMatchObject({ statusCode: -1, statusText: 'user-not-found' });
+
+    const socket = await connectSocket(server, person);
+    const mark = socket.mark;
+    const revoked = await call('POST', `/api/admin/partners/${person.id}/revoke-badge`, admin, { reason: 'The badge was used to impersonate another creator.' });
+    expect(revoked.json).toMatchObject({ statusCode: 2, body: { approvedState: 120, isPartner: true, isSeller: true } });
+    expect(revoked.json.body.decisions.at(-1)).toMatchObject({ action: 'revokeBadge', adminId: admin.id, fromState: 120, toState: 120, reason: 'The badge was used to impersonate another creator.' });
+    expect(await socket.nextOf('eventMessage', mark, (m) => m.event === 'partnerStatusChanged')).toMatchObject({ data: { hasBadge: false, isSeller: true } });
+    expect((await call('GET', '/api/partner', person)).json.body).toMatchObject({ approvedState: 120, hasBadge: false, badgeVerifiedState: 0, isSeller: true });
+    expect((await call('GET', `/papi/users/${person.username}`)).json.body.hasBadge).toBe(false);
+    // The partner may keep it hidden, not show it again; still a seller otherwise.
+    expect((await call('POST', '/api/partner/confirm-badge', person)).json).toEqual({ statusCode: -1, statusText: 'badge-revoked' });
+    expect((await call('POST', '/api/partner/confirm-no-badge', person)).json).toMatchObject({ statusCode: 2, body: { hasBadge: false, badgeVerifiedState: 0 } });
+    expect((await call('PUT', '/api/users/me', person, { messagePrice: 32 })).json.statusCode).toBe(2);
+
+    // Given back: verified again, and the partner decides whether to show it.
+    const restored = await call('POST', `/api/admin/partners/${person.id}/restore-badge`, admin, {});
+    expect(restored.json.body.decisions.at(-1)).toMatchObject({ action: 'restoreBadge', adminId: admin.id, reason: null });
+    expect((await call('GET', '/api/partner', person)).json.body).toMatchObject({ hasBadge: false, badgeVerifiedState: 3 });
+    expect((await call('POST', '/api/partner/confirm-badge', person)).json).toMatchObject({ statusCode: 2, body: { hasBadge: true } });
+    expect((await call('GET', `/papi/users/${person.username}`)).json.body.hasBadge).toBe(true);
+  });
+
   it('offers the action-girl programme to a partner, who answers 2 or 3 once', async () => {
     const person = await createAccount(app);
     await register(call, person);
@@ -368,6 +406,8 @@ describe('who may call what', () => {
       ['POST', `/api/admin/partners/${member.id}/approve`],
       ['POST', `/api/admin/partners/${member.id}/decline`],
       ['POST', `/api/admin/partners/${member.id}/action-girl-offer`],
+      ['POST', `/api/admin/partners/${member.id}/revoke-badge`],
+      ['POST', `/api/admin/partners/${member.id}/restore-badge`],
     ];
     const payloadOf = (method: string, url: string) => (method === 'PUT' ? goodForm : url.endsWith('action-girl') ? { actionState: 2 } : method === 'POST' ? { reason: 'x' } : undefined);
     for (const [method, url] of [...personal, ...adminOnly]) {
@@ -404,6 +444,8 @@ describe('who may call what', () => {
       ['/api/admin/partners/{userId}/approve', 'post'],
       ['/api/admin/partners/{userId}/decline', 'post'],
       ['/api/admin/partners/{userId}/action-girl-offer', 'post'],
+      ['/api/admin/partners/{userId}/revoke-badge', 'post'],
+      ['/api/admin/partners/{userId}/restore-badge', 'post'],
       ['/papi/identity/sandbox/callback', 'post'],
       ['/papi/identity/sandbox/check/{checkId}', 'get'],
       ['/papi/identity/sandbox/check/{checkId}', 'post'],

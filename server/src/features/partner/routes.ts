@@ -273,6 +273,27 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
+  for (const [path, action, summary] of [
+    [
+      'revoke-badge',
+      'revokeBadge',
+      'Take a partner’s verified badge away (admins; 120 only) with the `reason` (required) logged with who decided: the profile shows no badge, badgeVerifiedState becomes 0 and confirm-badge answers badge-revoked',
+    ],
+    ['restore-badge', 'restoreBadge', 'Give a revoked badge back (admins; 120 only): badgeVerifiedState 3 again, and the partner chooses again whether to show it. Logged with who decided'],
+  ] as const) {
+    app.post(
+      `/api/admin/partners/:userId/${path}`,
+      {
+        schema: { tags: adminTags, summary, params: PartnerUserParams, body: PartnerDecisionBody, response: { 200: BodyEnvelope(PartnerApplication) } },
+        preHandler: authenticate,
+      },
+      async (request) => {
+        const admin = requireLevel(request, 500);
+        return withBody(await service.setBadge(admin.id, request.params.userId, action, request.body.reason));
+      },
+    );
+  }
+
   app.post(
     '/api/admin/partners/:userId/action-girl-offer',
     {

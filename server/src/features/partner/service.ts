@@ -242,12 +242,16 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
       return announce(userId);
     },
 
-    /** An approved partner shows (or hides) the verified badge on the profile. */
+    /**
+     * An approved partner shows (or hides) the verified badge on the profile. A badge an
+     * administrator revoked (badgeVerifiedState no longer 3) may be hidden, not shown again.
+     */
     async confirmBadge(userId: number, show: boolean): Promise<PartnerStatus> {
       await db.transaction(async (tx) => {
         const user = await lockUser(tx, userId);
         moveOrRefuse(user.approvedState, 'confirmBadge');
-        await tx.update(users).set({ hasBadge: show, badgeVerifiedState: 3 }).where(eq(users.id, userId));
+        if (show && user.badgeVerifiedState !== 3) throw new AppError('badge-revoked');
+        await tx.update(users).set({ hasBadge: show }).where(eq(users.id, userId));
       });
       return announce(userId);
     },
@@ -432,6 +436,29 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
             .where(and(eq(identityChecks.userId, userId), eq(identityChecks.status, 'review')));
         }
         await audit(tx, { userId, adminId, action, fromState: user.approvedState, toState: next, reason: why === '' ? null : why });
+      });
+      await announce(userId);
+      return this.application(userId);
+    },
+
+    /**
+     * An administrator takes a partner's verified badge away (`revoke`, with the reason the
+     * partner reads) or gives it back. Revoked, the profile shows no badge and the partner cannot
+     * show it again (badge-revoked); given back, the partner chooses again whether to show it.
+     * Logged with who decided, like every decision.
+     */
+    async setBadge(adminId: number, userId: number, action: 'revokeBadge' | 'restoreBadge', reason: string | undefined): Promise<PartnerApplication> {
+      const why = reason?.trim() ?? '';
+      if (action === 'revokeBadge' && why === '') throw new AppError('invalid-request', { body: { location: 'body', field: 'reason', reason: 'required to revoke a badge' } });
+      if (adminId === userId) throw new AppError('forbidden');
+      await db.transaction(async (tx) => {
+        const user = await lockUser(tx, userId);
+        if (!user.isPartner || user.approvedState !== ApprovedState.approved) throw new AppError('partner-wrong-state', { body: { approvedState: user.approvedState } });
+        await tx
+          .update(users)
+          .set(action === 'revokeBadge' ? { hasBadge: false, badgeVerifiedState: 0 } : { badgeVerifiedState: 3 })
+          .where(eq(users.id, userId));
+        await audit(tx, { userId, adminId, action, fromState: user.approvedState, toState: user.approvedState, reason: why === '' ? null : why });
       });
       await announce(userId);
       return this.application(userId);
