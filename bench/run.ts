@@ -13,6 +13,7 @@ import pg from 'pg';
 import { SignJWT } from 'jose';
 import { WebSocket } from 'ws';
 import { benchCalls } from './calls';
+import { benchLighthouse } from './lighthouse';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -38,9 +39,15 @@ const budgets = {
 
 /**
  * Which parts run: `BENCH_PARTS=feeds` measures only the feeds on PostgreSQL (no build needed);
+  /** Lighthouse mobile performance score of `/` and `/lucy.rivers`, and their layout shift (issue 14). */
+  lighthouseScore: 90,
+  lighthouseCls: 0.05,
+  /** The partner demo page with its widgets against the same page without them (issue 14). */
+  partnerScoreRatio: 0.97,
+  partnerClsAdded: 0.01,
  * the default runs everything.
  */
-const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,users,feeds,realtime,calls').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,lighthouse,users,feeds,realtime,calls').split(',').map((p) => p.trim()));
 
 function gzipSize(path: string): number {
   return gzipSync(readFileSync(path), { level: 9 }).length;
@@ -544,3 +551,7 @@ if (failures.length) {
   console.error(`\nOver budget:\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;
 }
+if (parts.has('lighthouse')) {
+  await benchLighthouse({ budgets, check, freePort, startProcess, stop });
+}
+
