@@ -2,7 +2,8 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
-import { asksToLogIn, isLoginOnly, rememberLocation } from './navigation';
+import { asksToLogIn, isLoginOnly, isSparedFromForcedLogin, rememberLocation } from './navigation';
+import { useTourSettings } from './routes/tourSettings';
 import { lazyScreen } from './lazyScreen';
 import { ErrorBoundary } from './layout/ErrorBoundary';
 import { Header } from './layout/Header';
@@ -59,6 +60,8 @@ const TourFaq = lazyScreen(() => import('./routes/TourFaq'));
 const PartnerRegistration = lazyScreen(() => import('./routes/PartnerRegistration'));
 const VerifyRequest = lazyScreen(() => import('./routes/VerifyRequest'));
 const Admin = lazyScreen(() => import('./routes/Admin'));
+const LegalPage = lazyScreen(() => import('./routes/LegalPage'));
+const Contact = lazyScreen(() => import('./routes/Contact'));
 
 export function App() {
   const { t } = useTranslation();
@@ -67,6 +70,7 @@ export function App() {
   useNavigationEffects(location);
   const landing = useLandingQuery(fanstage, location);
   useLoginGuard(location);
+  useForcedLogin(location);
   const terms = useTermsAgreed(location);
   const [termsDeclined, setTermsDeclined] = useState(false);
   // A logged-in person who agreed to older terms is asked again in a popup, not behind the
@@ -117,6 +121,12 @@ export function App() {
                   <Route path="/gopay-return" component={GopayReturn} />
                   <Route path="/tour-partners" component={TourPartners} />
                   <Route path="/tour-faq" component={TourFaq} />
+                  <Route path="/terms">{() => <LegalPage doc="terms" />}</Route>
+                  <Route path="/terms-for-ag">{() => <LegalPage doc="termsForAg" />}</Route>
+                  <Route path="/terms2257">{() => <LegalPage doc="terms2257" />}</Route>
+                  <Route path="/privacy">{() => <LegalPage doc="privacy" />}</Route>
+                  <Route path="/cookie-policy">{() => <LegalPage doc="cookiePolicy" />}</Route>
+                  <Route path="/contact" component={Contact} />
                   <Route path="/partner-registration" component={PartnerRegistration} />
                   <Route path="/verify-request" component={VerifyRequest} />
                   <Route path="/admin" component={Admin} />
@@ -179,6 +189,23 @@ function useLoginGuard(location: string) {
     }
     if (sessionChecked && loggedIn && location === '/') navigate(`/timeline${window.location.search}`, { replace: true });
   }, [sessionChecked, loggedIn, location, navigate, openLoginPrompt]);
+}
+
+/**
+ * SPEC §6: with the operator's FORCE_LOGIN (`forceLogin` in the settings), a visitor is asked
+ * to log in on every page they open, except the information pages and the ways into an
+ * account (navigation.ts). Asked again at every navigation, so closing the prompt only lets
+ * them glance at the page they are on.
+ */
+function useForcedLogin(location: string) {
+  const { loggedIn, sessionChecked, openLoginPrompt } = useSite();
+  const forced = useTourSettings().settings?.forceLogin === true;
+  // The opener changes with the prompt's state; only a navigation (or the session) asks again.
+  const open = useRef(openLoginPrompt);
+  open.current = openLoginPrompt;
+  useEffect(() => {
+    if (forced && sessionChecked && !loggedIn && !isSparedFromForcedLogin(location)) open.current();
+  }, [forced, sessionChecked, loggedIn, location]);
 }
 
 /**

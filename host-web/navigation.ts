@@ -82,3 +82,15 @@ export function asksToLogIn(location: string): boolean {
   const path = location.split('?')[0] ?? '';
   return loginPromptPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
+
+/**
+ * SPEC §6: with the optional FORCE_LOGIN the login prompt opens for visitors on every page but
+ * the information pages (terms, privacy, cookies, 2257, FAQ and contact) — and the ways into an
+ * account (sign-up, password reset, a mailed link), without which nobody could log in at all.
+ */
+const sparedFromForcedLogin = ['/terms', '/terms2257', '/privacy', '/cookie-policy', '/tour-faq', '/contact', '/sign-up', '/reset-password', '/action', '/404', '/offline'];
+
+export function isSparedFromForcedLogin(location: string): boolean {
+  const path = location.split('?')[0] ?? '';
+  return sparedFromForcedLogin.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}

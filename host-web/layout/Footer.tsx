@@ -15,13 +15,14 @@ const links = [
   { path: '/tour-partners', key: 'footer.modelProgram', modelProgram: true },
 ] as const;
 
+/** In a menu (`onNavigate` given) every link shows: Contact is phone-only in the footer alone (SPEC §2: "menu with contact"). */
 export function FooterLinks({ className, onNavigate }: { className?: string; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const modelProgram = useModelProgram();
   return (
     <ul className={`${styles.links} ${className ?? ''}`}>
       {links.filter((link) => modelProgram || !('modelProgram' in link)).map((link) => (
-        <li key={link.path} className={'phoneOnly' in link ? 'phone-only' : undefined}>
+        <li key={link.path} className={'phoneOnly' in link && onNavigate === undefined ? 'phone-only' : undefined}>
           <Link href={link.path} className={styles.link} onClick={onNavigate}>
             {t(link.key)}
           </Link>

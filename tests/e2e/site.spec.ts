@@ -79,7 +79,7 @@ test.describe('the reference site', () => {
   });
 
   test('an unknown user, an unknown path and a reserved name show the not-found screen', async ({ page }) => {
-    for (const path of ['/no.such.creator.anywhere', '/some/unknown/path', '/terms', '/404']) {
+    for (const path of ['/no.such.creator.anywhere', '/some/unknown/path', '/help', '/404']) {
       await page.goto(path);
       await expect(page.getByTestId('not-found'), path).toBeVisible();
       await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
@@ -249,15 +249,15 @@ test.describe('the reference site', () => {
     await page.goto('/');
     await expect(page.getByTestId('creator-grid')).toBeVisible();
     // The network drops just as the user opens a screen that has not been loaded yet.
-    await page.route(/\/assets\/NotFound-[^/]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.route(/\/assets\/LegalPage-[^/]+\.js$/, (route) => route.abort('internetdisconnected'));
     await page.getByRole('link', { name: 'Terms', exact: true }).click();
     await expect(page).toHaveURL('/offline');
     await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
 
-    await page.unroute(/\/assets\/NotFound-[^/]+\.js$/);
+    await page.unroute(/\/assets\/LegalPage-[^/]+\.js$/);
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page).toHaveURL('/terms');
-    await expect(page.getByTestId('not-found')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
   });
 
   test('home and profile pass an automated accessibility check', async ({ page }) => {
