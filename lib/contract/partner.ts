@@ -135,6 +135,9 @@ export const PartnerApplication = Type.Object(
     approvedState: Type.Integer(),
     isPartner: Type.Boolean(),
     isSeller: Type.Boolean(),
+    /** Whether the profile shows the verified badge, and whether it may (3; 0 once an administrator revoked it). */
+    hasBadge: Type.Boolean(),
+    badgeVerifiedState: Type.Integer(),
     form: Type.Union([PartnerForm, Type.Null()]),
     referredCode: Type.Union([Type.String(), Type.Null()]),
     submittedAt: Type.Union([Type.Integer(), Type.Null()]),

@@ -24,6 +24,8 @@
  *     .get(userId)                      GET  /api/admin/partners/{userId}   → PartnerApplication
  *     .approve(userId, reason?)         POST /api/admin/partners/{userId}/approve → PartnerApplication
  *     .decline(userId, reason)          POST /api/admin/partners/{userId}/decline → PartnerApplication
+ *     .revokeBadge(userId, reason)      POST /api/admin/partners/{userId}/revoke-badge → PartnerApplication
+ *     .restoreBadge(userId)             POST /api/admin/partners/{userId}/restore-badge → PartnerApplication
  *     .offerActionGirl(userId)          POST /api/admin/partners/{userId}/action-girl-offer
  *
  * The state changes also arrive over the socket as `eventMessage` `partnerStatusChanged`.
@@ -64,6 +66,8 @@ export function adminPartnersApi(client: FanstageClient) {
     get: (userId: number, signal?: AbortSignal) => client.get<PartnerApplication>(`/api/admin/partners/${seg(userId)}`, undefined, { signal }),
     approve: (userId: number, reason?: string) => client.post<PartnerApplication>(`/api/admin/partners/${seg(userId)}/approve`, reason === undefined ? {} : { reason }),
     decline: (userId: number, reason: string) => client.post<PartnerApplication>(`/api/admin/partners/${seg(userId)}/decline`, { reason }),
+    revokeBadge: (userId: number, reason: string) => client.post<PartnerApplication>(`/api/admin/partners/${seg(userId)}/revoke-badge`, { reason }),
+    restoreBadge: (userId: number) => client.post<PartnerApplication>(`/api/admin/partners/${seg(userId)}/restore-badge`, {}),
     offerActionGirl: (userId: number) => client.post<undefined>(`/api/admin/partners/${seg(userId)}/action-girl-offer`),
   };
 }

@@ -86,6 +86,40 @@ describe('AdminPartnerQueue against the real server', { timeout: 60_000 }, () =>
     expect(within(approved).queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  it('revokes an approved partner’s badge only with a reason, and gives it back', async () => {
+    const partner = await person({ username: `badged${Date.now() % 100000}` });
+    await applyAndCheck(partner.fanstage, '100000001');
+    const admin = await person({ level: 500 });
+    await server.app.inject({ method: 'POST', url: `/api/admin/partners/${partner.account.id}/approve`, headers: { authorization: `Bearer ${admin.account.accessToken}` }, payload: {} });
+    await partnerApi(partner.fanstage.client).confirmBadge(true);
+
+    const { container } = renderWith(admin.fanstage, <AdminPartnerQueue />);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Show' }), 'all');
+    const article = await screen.findByRole('article', { name: new RegExp(`@${partner.account.username}`) });
+    expect(within(article).getByText('shown')).toBeInTheDocument();
+    expect(await violationsIn(container)).toEqual([]);
+
+    // Without a reason nothing is sent.
+    await userEvent.click(within(article).getByRole('button', { name: 'Revoke the badge' }));
+    const reason = within(article).getByRole('textbox', { name: 'Reason for revoking the badge' });
+    expect(reason).toHaveAccessibleDescription('Say why the badge is revoked.');
+    expect(reason).toHaveFocus();
+    expect((await partnerApi(partner.fanstage.client).status()).hasBadge).toBe(true);
+
+    await userEvent.type(reason, 'Used to pass as another creator');
+    await userEvent.click(within(article).getByRole('button', { name: 'Revoke the badge' }));
+    expect(await screen.findByText(/The badge of .* is revoked\./)).toBeInTheDocument();
+    const revoked = screen.getByRole('article', { name: new RegExp(`@${partner.account.username}`) });
+    expect(within(revoked).getByText('revoked')).toBeInTheDocument();
+    expect(within(within(revoked).getByRole('list', { name: 'Earlier decisions' })).getByText(new RegExp(`Badge revoked · ${admin.account.username} · .* — Used to pass as another creator`))).toBeInTheDocument();
+    expect(await partnerApi(partner.fanstage.client).status()).toMatchObject({ hasBadge: false, badgeVerifiedState: 0 });
+
+    await userEvent.click(within(revoked).getByRole('button', { name: 'Give the badge back' }));
+    expect(await screen.findByText(/ has the badge back\./)).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: new RegExp(`@${partner.account.username}`) })).getByText('hidden by the partner')).toBeInTheDocument();
+    expect(await partnerApi(partner.fanstage.client).status()).toMatchObject({ hasBadge: false, badgeVerifiedState: 3 });
+  });
+
   it('shows a non-administrator nothing of the queue, and speaks Czech', async () => {
     const applicant = await person();
     await applyAndCheck(applicant.fanstage, '100000001');

@@ -17,10 +17,16 @@ export interface AdminPartnerQueueProps {
 /** The states in which an application waits for an administrator: verified (110) and to review (107). */
 const decidable = new Set([107, 110]);
 
+/** An approved partner's badge as the administrator reads it. */
+function badgeState(application: PartnerApplication): 'shown' | 'hidden' | 'revoked' {
+  return application.badgeVerifiedState !== 3 ? 'revoked' : application.hasBadge ? 'shown' : 'hidden';
+}
+
 /**
  * The administrators' queue of partner applications (docs/partners.md, Moderation): each
  * applicant's form, identity check and documents, earlier decisions, and approve or decline
- * with a reason. The server allows it to administrators (level 500) only.
+ * with a reason; for an approved partner, revoking the verified badge (with a reason) or giving
+ * it back. The server allows it to administrators (level 500) only.
  */
 export function AdminPartnerQueue({ className, headingLevel = 2 }: AdminPartnerQueueProps) {
   const { t, i18n } = useTranslation();
@@ -127,14 +133,43 @@ function Application({ application, onDecided, onFailed }: { application: Partne
     }
   };
 
-  const decline = () => {
+  /** Declining and revoking a badge say why: without a reason the field is marked and nothing is sent. */
+  const withReason = (then: (why: string) => void) => {
     if (reason.trim() === '') {
       setReasonMissing(true);
       document.getElementById(`${id}-reason`)?.focus();
       return;
     }
-    void act(() => api.decline(user.id, reason.trim()), () => t('admin.partners.declined', { name: who }));
+    then(reason.trim());
   };
+  const decline = () => withReason((why) => void act(() => api.decline(user.id, why), () => t('admin.partners.declined', { name: who })));
+  const partner = application.approvedState === 120 && application.isPartner;
+  const revoked = badgeState(application) === 'revoked';
+
+  const reasonField = (label: string, needed: string) => (
+    <div className={styles.field}>
+      <label className={styles.fieldLabel} htmlFor={`${id}-reason`}>
+        {label}
+      </label>
+      <input
+        id={`${id}-reason`}
+        className={styles.input}
+        value={reason}
+        maxLength={500}
+        aria-invalid={reasonMissing ? true : undefined}
+        aria-describedby={reasonMissing ? `${id}-reason-error` : undefined}
+        onChange={(event) => {
+          setReason(event.currentTarget.value);
+          setReasonMissing(false);
+        }}
+      />
+      {reasonMissing ? (
+        <span id={`${id}-reason-error`} className={styles.error}>
+          {needed}
+        </span>
+      ) : null}
+    </div>
+  );
 
   return (
     <article className={styles.item} aria-labelledby={`${id}-name`} data-testid="partner-application" data-user-id={user.id}>
@@ -170,6 +205,12 @@ function Application({ application, onDecided, onFailed }: { application: Partne
           {idCheck ? t(`admin.partners.check.${idCheck.status}`) : t('admin.partners.check.none')}
           {idCheck?.reason ? ` — ${idCheck.reason}` : ''}
         </dd>
+        {partner ? (
+          <>
+            <dt>{t('admin.partners.badge')}</dt>
+            <dd>{t(`admin.partners.badgeState.${badgeState(application)}`)}</dd>
+          </>
+        ) : null}
       </dl>
       {idCheck && idCheck.documents.length > 0 ? (
         <ul className={own.documents} aria-label={t('admin.partners.documents', { name: who })}>
@@ -195,30 +236,42 @@ function Application({ application, onDecided, onFailed }: { application: Partne
           ))}
         </ul>
       ) : null}
+      {partner ? (
+        <div className={own.decision}>
+          {revoked ? null : reasonField(t('admin.partners.badgeReason'), t('admin.partners.badgeReasonNeeded'))}
+          <div className={styles.actions}>
+            {revoked ? (
+              <button type="button" className={styles.secondary} disabled={busy} onClick={() => void act(() => api.restoreBadge(user.id), () => t('admin.partners.badgeRestored', { name: who }))}>
+                {t('admin.partners.restoreBadge')}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className={styles.danger}
+                disabled={busy}
+                onClick={() =>
+                  withReason(
+                    (why) =>
+                      void act(
+                        async () => {
+                          const next = await api.revokeBadge(user.id, why);
+                          setReason('');
+                          return next;
+                        },
+                        () => t('admin.partners.badgeRevoked', { name: who }),
+                      ),
+                  )
+                }
+              >
+                {t('admin.partners.revokeBadge')}
+              </button>
+            )}
+          </div>
+        </div>
+      ) : null}
       {decidable.has(application.approvedState) ? (
         <div className={own.decision}>
-          <div className={styles.field}>
-            <label className={styles.fieldLabel} htmlFor={`${id}-reason`}>
-              {t('admin.partners.reason')}
-            </label>
-            <input
-              id={`${id}-reason`}
-              className={styles.input}
-              value={reason}
-              maxLength={500}
-              aria-invalid={reasonMissing ? true : undefined}
-              aria-describedby={reasonMissing ? `${id}-reason-error` : undefined}
-              onChange={(event) => {
-                setReason(event.currentTarget.value);
-                setReasonMissing(false);
-              }}
-            />
-            {reasonMissing ? (
-              <span id={`${id}-reason-error`} className={styles.error}>
-                {t('admin.partners.reasonNeeded')}
-              </span>
-            ) : null}
-          </div>
+          {reasonField(t('admin.partners.reason'), t('admin.partners.reasonNeeded'))}
           <div className={styles.actions}>
             <button type="button" className={styles.primary} disabled={busy} onClick={() => void act(() => api.approve(user.id), () => t('admin.partners.approved', { name: who }))}>
               {t('admin.partners.approve')}

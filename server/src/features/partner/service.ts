@@ -351,6 +351,8 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
           approvedState: users.approvedState,
           isPartner: users.isPartner,
           isSeller: users.isSeller,
+          hasBadge: users.hasBadge,
+          badgeVerifiedState: users.badgeVerifiedState,
           application: partnerApplications,
         })
         .from(partnerApplications)
@@ -367,6 +369,8 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
         approvedState: row.approvedState,
         isPartner: row.isPartner,
         isSeller: row.isSeller,
+        hasBadge: row.hasBadge,
+        badgeVerifiedState: row.badgeVerifiedState,
         form: toForm(row.application),
         referredCode: row.application.referredCode,
         submittedAt: ms(row.application.submittedAt),
@@ -377,7 +381,18 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
 
     async application(userId: number): Promise<PartnerApplication> {
       const [row] = await db
-        .select({ id: users.id, username: users.username, displayName: users.displayName, email: users.email, approvedState: users.approvedState, isPartner: users.isPartner, isSeller: users.isSeller, application: partnerApplications })
+        .select({
+          id: users.id,
+          username: users.username,
+          displayName: users.displayName,
+          email: users.email,
+          approvedState: users.approvedState,
+          isPartner: users.isPartner,
+          isSeller: users.isSeller,
+          hasBadge: users.hasBadge,
+          badgeVerifiedState: users.badgeVerifiedState,
+          application: partnerApplications,
+        })
         .from(partnerApplications)
         .innerJoin(users, eq(users.id, partnerApplications.userId))
         .where(eq(users.id, userId));
@@ -389,6 +404,8 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
         approvedState: row.approvedState,
         isPartner: row.isPartner,
         isSeller: row.isSeller,
+        hasBadge: row.hasBadge,
+        badgeVerifiedState: row.badgeVerifiedState,
         form: toForm(row.application),
         referredCode: row.application.referredCode,
         submittedAt: ms(row.application.submittedAt),
