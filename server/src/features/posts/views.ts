@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MediaView } from '../../../../lib/contract/media';
 import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
@@ -92,16 +93,26 @@ type Reader = Pick<Database, 'select'>;
  * The condition "`viewerId` may open the media in `media`": a paid unlock of it, or — for a
  * post media — a subscription to its owner that is active at `now`.
  */
-function openedBy(viewerId: number, now: Date): SQL {
+function openedBy(viewerId: number | Placeholder, now: Date | ClockPlaceholders): SQL {
+  const [at, graceStart] =
+    now instanceof Date
+      ? [sql`${now.toISOString()}::timestamptz`, sql`${new Date(now.getTime() - RENEWAL_GRACE_MS).toISOString()}::timestamptz`]
+      : [sql`${now.now}::timestamptz`, sql`${now.graceStart}::timestamptz`];
   return or(
     sql`exists(select 1 from ${mediaUnlocks} where ${mediaUnlocks.userId} = ${viewerId} and ${mediaUnlocks.mediaId} = ${media.id})`,
     and(
       eq(media.kind, 'post'),
       sql`exists(select 1 from ${subscriptions} where ${subscriptions.subscriberId} = ${viewerId} and ${subscriptions.creatorId} = ${media.ownerId}
         and ${inArray(subscriptions.status, [...unlockingSubscriptionStatuses])}
-        and ${subscriptions.periodEnd} > case when ${subscriptions.status} = 23 then ${new Date(now.getTime() - RENEWAL_GRACE_MS).toISOString()}::timestamptz else ${now.toISOString()}::timestamptz end)`,
+        and ${subscriptions.periodEnd} > case when ${subscriptions.status} = 23 then ${graceStart} else ${at} end)`,
     ),
   )!;
+}
+
+/** The moment a prepared statement's subscription check is made at, as its parameters. */
+interface ClockPlaceholders {
+  now: Placeholder;
+  graceStart: Placeholder;
 }
 
 /** Media named by id, or the media of some posts. */
@@ -158,18 +169,34 @@ export async function earnedCentsByMedia(ctx: AppContext, ownerId: number, media
   return new Map(rows.map((r) => [Number(r.mediaId), Number(r.cents)]));
 }
 
+/** A media of the post view's statement, with what the viewer may do with it. */
+type MediaViewJson = MediaViewRow & { unlocked: boolean; earned: number };
+
 /**
- * The posts with the given ids as `viewerId` (null for a visitor) sees them, in the order of
- * `ids`. Deleted posts and posts whose author is deleted are left out; callers decide which
- * ids a viewer may see (scheduled posts, blocks), this function only shapes them.
+ * The statement behind every list of posts: the posts `which` selects (a condition on `posts`),
+ * each with its author, its media as a JSON array in their order and, for a logged-in viewer,
+ * whether they liked it, follow its author, may open each media and what each of their own
+ * media earned. One statement, one round trip: on PostgreSQL every query costs a socket write
+ * and a wake-up of both processes, which under load cost more than the queries themselves.
+ *
+ * The viewer and the moment are placeholders (`viewer`, `now`, `graceStart`: see
+ * {@link viewerValues}), so each kind of list builds its statement once and prepares it.
  */
-export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerId: number | null, now = Date.now()): Promise<Post[]> {
-  if (ids.length === 0) return [];
-  const unique = [...new Set(ids)];
-  const { db } = ctx;
-  // Every query below needs only the ids, so they run side by side: on PostgreSQL each takes
-  // its own pooled connection, and a page of posts costs one round trip, not five.
-  const postsQuery = db
+function postViewQuery(db: Database, which: SQL, forViewer: boolean) {
+  const viewer = sql.placeholder('viewer');
+  const viewerMedia = forViewer
+    ? sql`, 'unlocked', ${openedBy(viewer, { now: sql.placeholder('now'), graceStart: sql.placeholder('graceStart') })},
+      'earned', case when ${media.ownerId} = ${viewer} then (${earnedByOne(viewer)}) else 0 end`
+    : sql``;
+  const mediaJson = sql<MediaViewJson[]>`coalesce((
+    select json_agg(json_build_object(
+      'id', ${media.id}, 'hash', ${media.hash}, 'format', ${media.format}, 'ownerId', ${media.ownerId}, 'status', ${media.status},
+      'mediaType', ${media.mediaType}, 'price', ${media.price}, 'aspectRatio', ${media.aspectRatio}, 'dominantColor', ${media.dominantColor},
+      'filter', ${media.filter}, 'duration', ${media.duration}, 'nsfw', ${media.nsfw}, 'rejectReason', ${media.rejectReason}${viewerMedia}
+    ) order by ${postMedia.position})
+    from ${postMedia} join ${media} on ${media.id} = ${postMedia.mediaId}
+    where ${postMedia.postId} = ${posts.id}), '[]'::json)`;
+  return db
     .select({
       post: {
         id: posts.id,
@@ -183,69 +210,129 @@ export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerI
         giftsCount: posts.giftsCount,
       },
       author: profileColumns,
+      media: mediaJson,
+      liked: forViewer
+        ? sql<boolean>`exists(select 1 from ${postLikes} where ${postLikes.userId} = ${viewer} and ${postLikes.postId} = ${posts.id})`
+        : sql<boolean>`false`,
+      followed: forViewer
+        ? sql<boolean>`exists(select 1 from ${follows} where ${follows.followerId} = ${viewer} and ${follows.followedId} = ${posts.userId})`
+        : sql<boolean>`false`,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
     .leftJoin(media, eq(media.id, users.avatarMediaId))
-    .where(and(inArray(posts.id, unique), isNull(posts.deletedAt), isNull(users.deletedAt)));
-  const mediaQuery = db
-    .select({ postId: postMedia.postId, media: mediaViewColumns })
-    .from(postMedia)
-    .innerJoin(media, eq(media.id, postMedia.mediaId))
-    .where(inArray(postMedia.postId, unique))
-    .orderBy(asc(postMedia.postId), asc(postMedia.position));
-  const viewerQueries =
-    viewerId === null
-      ? null
-      : Promise.all([
-          db
-            .select({ postId: postLikes.postId })
-            .from(postLikes)
-            .where(and(eq(postLikes.userId, viewerId), inArray(postLikes.postId, unique))),
-          db
-            .select({ id: follows.followedId })
-            .from(follows)
-            .where(
-              and(
-                eq(follows.followerId, viewerId),
-                inArray(follows.followedId, db.select({ id: posts.userId }).from(posts).where(inArray(posts.id, unique))),
-              ),
-            ),
-          unlockedQuery(db, viewerId, { postIds: unique }, ctx.clock.now()),
-          earnedQuery(db, viewerId, { postIds: unique }),
-        ]);
-  const [rows, mediaRows, viewerRows] = await Promise.all([postsQuery, mediaQuery, viewerQueries]);
-  if (rows.length === 0) return [];
+    .where(and(which, isNull(posts.deletedAt), isNull(users.deletedAt)));
+}
 
-  const liked = new Set(viewerRows?.[0].map((r) => r.postId));
-  const followed = new Set(viewerRows?.[1].map((r) => r.id));
-  const unlocked = new Set(viewerRows?.[2].map((r) => r.mediaId));
-  const earned = new Map(viewerRows?.[3].map((r) => [Number(r.mediaId), Number(r.cents)]));
+/** What `ownerId` earned from unlocks of the media in scope (`media`), as earnedQuery reads it for one. */
+function earnedByOne(ownerId: Placeholder): SQL {
+  return sql`select coalesce(sum(${ledgerEntries.amount}), 0) from ${ledgerEntries}
+    join ${ledgerAccounts} on ${ledgerAccounts.id} = ${ledgerEntries.accountId} and ${ledgerAccounts.kind} = 'earnings' and coalesce(${ledgerAccounts.userId}, 0) = ${ownerId}
+    join ${ledgerTransfers} on ${ledgerTransfers.id} = ${ledgerEntries.transferId}
+    where ${inArray(ledgerTransfers.kind, ['unlock', 'chat-media'])} and ${ledgerTransfers.counterpartyId} = ${ownerId}
+      and ${ledgerTransfers.meta}->>'mediaId' = ${media.id}::text`;
+}
 
-  const mediaByPost = new Map<number, MediaView[]>();
-  for (const { postId, media: m } of mediaRows) {
-    const list = mediaByPost.get(postId) ?? [];
-    list.push(toMediaView(m, viewerId, unlocked.has(m.id), ctx.unlockKeys, now, earned.get(m.id) ?? 0));
-    mediaByPost.set(postId, list);
+type PostViewRow = Awaited<ReturnType<typeof postViewQuery>>[number];
+
+/** The values of the viewer's placeholders in a post statement (a visitor's statement has none). */
+export function viewerValues(ctx: AppContext, viewerId: number | null): Record<string, unknown> {
+  if (viewerId === null) return {};
+  const now = ctx.clock.now();
+  return { viewer: viewerId, now: now.toISOString(), graceStart: new Date(now.getTime() - RENEWAL_GRACE_MS).toISOString() };
+}
+
+interface Statement<T> {
+  execute(values?: Record<string, unknown>): Promise<T>;
+}
+
+const statements = new WeakMap<Database, Map<string, Statement<unknown>>>();
+
+/**
+ * A statement built once per database and kind (`key`) and run as a named prepared statement:
+ * building a query with Drizzle cost more of the server's time than anything else a page of
+ * posts does, and PostgreSQL parses a named statement once per connection. `build` must put
+ * every value behind a placeholder; the kinds are few and fixed (never a value in the key).
+ */
+export function preparedStatement<T>(db: Database, key: string, build: () => { prepare(name: string): Statement<T> }, named = true): Statement<T> {
+  let byKey = statements.get(db);
+  if (byKey === undefined) {
+    byKey = new Map();
+    statements.set(db, byKey);
   }
+  let statement = byKey.get(key) as Statement<T> | undefined;
+  if (statement === undefined) {
+    // PostgreSQL keeps 63 bytes of a name; a digest of the key never collides there. An unnamed
+    // statement is planned for its values every time: for those whose best plan depends on
+    // them (text search: a common word walks the newest posts, a rare one reads the GIN index),
+    // a named one could settle on one plan for all after a few runs.
+    statement = build().prepare(named ? `fs_${createHash('sha1').update(key).digest('hex').slice(0, 24)}` : '');
+    byKey.set(key, statement as Statement<unknown>);
+  }
+  return statement;
+}
 
+function toPost(ctx: AppContext, row: PostViewRow, viewerId: number | null, now: number): Post {
+  const { post, author } = row;
+  const startMs = post.startDate?.getTime() ?? null;
+  return {
+    id: post.id,
+    text: post.text,
+    user: { ...toPublicProfile(author, now), isFollowed: row.followed },
+    media: row.media.map((m) => toMediaView(m, viewerId, m.unlocked === true, ctx.unlockKeys, now, Number(m.earned ?? 0))),
+    totalLikesCount: post.likesCount,
+    likedByMe: row.liked,
+    totalCommentsCount: post.commentsCount,
+    totalGiftsCount: post.giftsCount,
+    commentsCount: post.rootCommentsCount,
+    startDate: startMs !== null && startMs > now ? startMs : null,
+    ts: post.publishedAt.getTime(),
+    isMy: viewerId !== null && post.userId === viewerId,
+  };
+}
+
+/**
+ * The posts with the given ids as `viewerId` (null for a visitor) sees them, in the order of
+ * `ids`. Deleted posts and posts whose author is deleted are left out; callers decide which
+ * ids a viewer may see (scheduled posts, blocks), this function only shapes them.
+ */
+export async function loadPosts(ctx: AppContext, ids: readonly number[], viewerId: number | null, now = Date.now()): Promise<Post[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const statement = preparedStatement(ctx.db, `posts-by-id:${viewerId === null ? 'visitor' : 'viewer'}`, () =>
+    postViewQuery(ctx.db, sql`${posts.id} = any(${sql.placeholder('ids')}::int[])`, viewerId !== null),
+  );
+  const rows = await statement.execute({ ids: unique, ...viewerValues(ctx, viewerId) });
   const byId = new Map<number, Post>();
-  for (const { post, author } of rows) {
-    const startMs = post.startDate?.getTime() ?? null;
-    byId.set(post.id, {
-      id: post.id,
-      text: post.text,
-      user: { ...toPublicProfile(author, now), isFollowed: followed.has(post.userId) },
-      media: mediaByPost.get(post.id) ?? [],
-      totalLikesCount: post.likesCount,
-      likedByMe: liked.has(post.id),
-      totalCommentsCount: post.commentsCount,
-      totalGiftsCount: post.giftsCount,
-      commentsCount: post.rootCommentsCount,
-      startDate: startMs !== null && startMs > now ? startMs : null,
-      ts: post.publishedAt.getTime(),
-      isMy: viewerId !== null && post.userId === viewerId,
-    });
-  }
+  for (const row of rows) byId.set(row.post.id, toPost(ctx, row, viewerId, now));
   return unique.map((id) => byId.get(id)).filter((p): p is Post => p !== undefined);
+}
+
+/**
+ * A page of posts in one statement: `ids` is a subquery of post ids, already filtered,
+ * ordered and limited by its list, with its values as placeholders filled from `values`; the
+ * page comes newest first, as every list orders it. `key` names the kind of list (one
+ * prepared statement each, with and without a viewer).
+ */
+export async function loadPostsOf(
+  ctx: AppContext,
+  key: string,
+  ids: () => SQL,
+  values: Record<string, unknown>,
+  viewerId: number | null,
+  options: { named?: boolean; now?: number } = {},
+): Promise<Post[]> {
+  const now = options.now ?? Date.now();
+  const statement = preparedStatement(
+    ctx.db,
+    `page:${key}:${viewerId === null ? 'visitor' : 'viewer'}`,
+    () =>
+      postViewQuery(ctx.db, sql`${posts.id} in (${ids()})`, viewerId !== null).orderBy(
+        sql`${posts.publishedAt} desc nulls last`,
+        sql`${posts.id} desc nulls last`,
+      ),
+    options.named ?? true,
+  );
+  const rows = await statement.execute({ ...values, ...viewerValues(ctx, viewerId) });
+  return rows.map((row) => toPost(ctx, row, viewerId, now));
 }

@@ -4,12 +4,11 @@ import type { SearchTips, TagResult } from '../../../../lib/contract/search';
 import type { PublicProfile } from '../../../../lib/contract/users';
 import type { AppContext } from '../../context';
 import { media, postHashtags, posts, users } from '../../db/schema';
-import { loadPosts } from '../posts/views';
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { activeCreator, activeUser, notBlockedBetween, publishedPost, visibleTo } from '../timeline/conditions';
 import { profileGenderOf, type Page } from '../timeline/domain';
-import { hasMedia, visiblePostIds } from '../timeline/service';
+import { hasMedia, visiblePosts } from '../timeline/service';
 import { birthdayRange, discoverPlan, type DiscoverFilter, prefixTsQuery, searchSizes, tagPrefix } from './domain';
 
 /** The expression users_search_idx indexes; written the same so the planner uses the index. */
@@ -122,7 +121,7 @@ export function createSearchService(ctx: AppContext) {
 
     /** `/papi/discover/new-posts`: the newest posts with media. */
     async newPosts(viewerId: number | null, page: Page): Promise<Post[]> {
-      return loadPosts(ctx, await visiblePostIds(ctx, [hasMedia], viewerId, page), viewerId);
+      return visiblePosts(ctx, { key: 'new-posts', where: () => [hasMedia] }, viewerId, page);
     },
 
     /** `/papi/search/users?q`: people whose username or display name has words starting with those typed. */
@@ -143,8 +142,13 @@ export function createSearchService(ctx: AppContext) {
      */
     async posts(q: string, viewerId: number | null, page: Page): Promise<Post[]> {
       if (q.trim() === '') return [];
-      const ids = await visiblePostIds(ctx, [sql`${posts.search} @@ websearch_to_tsquery('simple', ${q})`], viewerId, page);
-      return loadPosts(ctx, ids, viewerId);
+      return visiblePosts(
+        ctx,
+        // Unnamed: the best plan depends on the words (docs/performance.md, Text search).
+        { key: 'search', where: () => [sql`${posts.search} @@ websearch_to_tsquery('simple', ${sql.placeholder('q')})`], values: { q }, named: false },
+        viewerId,
+        page,
+      );
     },
   };
 }

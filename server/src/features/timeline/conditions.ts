@@ -1,4 +1,4 @@
-import { and, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { blocks, hiddenUsers, posts, users } from '../../db/schema';
 
@@ -20,17 +20,20 @@ export const activeUser: SQL = and(isNull(users.deletedAt), isNull(users.bannedA
 export const activeCreator: SQL = sql`(${users.isSeller} or ${users.isPartner}) and ${users.level} < 100 and ${activeUser}`;
 
 /** Neither of the two blocked the other (blocks hide people from each other both ways). */
-export function notBlockedBetween(viewerId: number, other: AnyPgColumn): SQL {
+export function notBlockedBetween(viewerId: number | Placeholder, other: AnyPgColumn): SQL {
   return sql`not exists(select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
 }
 
 /** The viewer did not hide this person from their suggestions and timelines. */
-export function notHiddenBy(viewerId: number, other: AnyPgColumn): SQL {
+export function notHiddenBy(viewerId: number | Placeholder, other: AnyPgColumn): SQL {
   return sql`not exists(select 1 from ${hiddenUsers} where ${hiddenUsers.userId} = ${viewerId} and ${hiddenUsers.hiddenId} = ${other})`;
 }
 
-/** For a logged-in viewer: the other person is neither blocked (either way) nor hidden; for a visitor, nothing. */
-export function visibleTo(viewerId: number | null, other: AnyPgColumn): SQL | undefined {
+/**
+ * For a logged-in viewer: the other person is neither blocked (either way) nor hidden; for a
+ * visitor, nothing. The viewer may be a prepared statement's placeholder.
+ */
+export function visibleTo(viewerId: number | Placeholder | null, other: AnyPgColumn): SQL | undefined {
   if (viewerId === null) return undefined;
   return and(notBlockedBetween(viewerId, other), notHiddenBy(viewerId, other));
 }

@@ -19,6 +19,9 @@ export const pageSizes = {
  */
 export const privateLateralMaxAuthors = 200;
 
+/** How long a node remembers which of the two plans a viewer's private timeline takes. */
+export const followsManyTtlMs = 60_000;
+
 /** How long the tour (`/papi/posts/media/tour`) is held per server node (SPEC §4 Tour cache). */
 export const tourCacheTtlMs = 30_000;
 

@@ -8,11 +8,11 @@ import { errors } from '../../errors';
 import { TtlCache } from '../../http/ttl-cache';
 import { RefreshingCache } from './refreshing-cache';
 import { withBody } from '../../http/envelope';
-import { loadPosts } from '../posts/views';
+import { loadPosts, loadPostsOf } from '../posts/views';
 import { profileColumns } from '../users/service';
 import { onlineWindowMs, parseUserRef, toPublicProfile, type ProfileRow } from '../users/domain';
 import { activeCreator, activeUser, newestFirst, notBlockedBetween, oldestFirst, publishedPost, visibleTo } from './conditions';
-import { privateLateralMaxAuthors, profileGenderOf, publicFirstPageStaleMs, publicFirstPageTtlMs, sample, tourCacheTtlMs, tourPoolSize, type Page } from './domain';
+import { followsManyTtlMs, privateLateralMaxAuthors, profileGenderOf, publicFirstPageStaleMs, publicFirstPageTtlMs, sample, tourCacheTtlMs, tourPoolSize, type Page } from './domain';
 
 /** A post has at least one media (the profile grid, the tour, discover's new posts). */
 export const hasMedia: SQL = sql`exists(select 1 from ${postMedia} where ${postMedia.postId} = ${posts.id})`;
@@ -39,6 +39,47 @@ export async function visiblePostIds(ctx: AppContext, where: (SQL | undefined)[]
   return rows.map((r) => r.id);
 }
 
+/**
+ * A page of visible posts as the viewer sees them, in one prepared statement (see loadPostsOf):
+ * the ids of {@link visiblePostIds} as its subquery. `key` names the kind of list and `where`
+ * builds its conditions with placeholders, filled from `values`; `viewer` is the viewer's
+ * placeholder. Blocks and hides apply unless `hideFromViewer` is false (a profile's own list).
+ */
+export function visiblePosts(
+  ctx: AppContext,
+  list: { key: string; where?: () => (SQL | undefined)[]; values?: Record<string, unknown>; hideFromViewer?: boolean; named?: boolean },
+  viewerId: number | null,
+  page: Page,
+): Promise<Post[]> {
+  const hide = viewerId !== null && (list.hideFromViewer ?? true);
+  const before = page.before !== null;
+  return loadPostsOf(
+    ctx,
+    `${list.key}:${hide ? 'hide' : 'all'}:${before ? 'before' : 'newest'}`,
+    () =>
+      ctx.db
+        .select({ id: posts.id })
+        .from(posts)
+        .innerJoin(users, eq(users.id, posts.userId))
+        .where(
+          and(
+            publishedPost,
+            activeUser,
+            hide ? visibleTo(sql.placeholder('viewer'), posts.userId) : undefined,
+            before ? sql`${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : undefined,
+            ...(list.where?.() ?? []),
+          ),
+        )
+        .orderBy(...newestFirst)
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .getSQL(),
+    { ...list.values, limit: page.limit, offset: page.offset, ...(before ? { before: page.before!.toISOString() } : {}) },
+    viewerId,
+    { named: list.named ?? true },
+  );
+}
+
 export function createTimelineService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -61,6 +102,22 @@ export function createTimelineService(ctx: AppContext) {
     return row.id;
   }
 
+  /**
+   * Whether the viewer follows more people than the private timeline merges per author. Both
+   * plans give the same page, so the answer is remembered for a while (a follow or two since
+   * changes only which plan reads it), sparing a query on every page.
+   */
+  const followCounts = new TtlCache<number, boolean>(followsManyTtlMs, 10_000);
+  async function followsMany(viewerId: number): Promise<boolean> {
+    let many = followCounts.get(viewerId);
+    if (many === undefined) {
+      const rows = await db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewerId)).limit(privateLateralMaxAuthors + 1);
+      many = rows.length > privateLateralMaxAuthors;
+      followCounts.set(viewerId, many);
+    }
+    return many;
+  }
+
   async function isBlockedBetween(viewerId: number | null, ownerId: number): Promise<boolean> {
     if (viewerId === null || viewerId === ownerId) return false;
     const [row] = await db
@@ -74,8 +131,8 @@ export function createTimelineService(ctx: AppContext) {
     /** `/papi/2/timeline`: everyone's posts, by the gender filter (already resolved). */
     async publicTimeline(viewerId: number | null, filter: number, page: Page): Promise<Post[]> {
       const gender = profileGenderOf(filter);
-      const ids = await postIds([gender === null ? undefined : eq(users.gender, gender)], viewerId, page);
-      return loadPosts(ctx, ids, viewerId);
+      if (gender === null) return visiblePosts(ctx, { key: 'public' }, viewerId, page);
+      return visiblePosts(ctx, { key: 'public-gender', where: () => [eq(users.gender, sql.placeholder('gender'))], values: { gender } }, viewerId, page);
     },
 
     /**
@@ -100,30 +157,45 @@ export function createTimelineService(ctx: AppContext) {
      * down it is the cheaper plan.
      */
     async privateTimeline(viewerId: number, page: Page): Promise<Post[]> {
-      const followed = await db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewerId)).limit(privateLateralMaxAuthors + 1);
-      if (followed.length > privateLateralMaxAuthors) {
-        const all = db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewerId));
-        const ids = await postIds([or(eq(posts.userId, viewerId), inArray(posts.userId, all))], viewerId, page);
-        return loadPosts(ctx, ids, viewerId);
+      if (await followsMany(viewerId)) {
+        const viewer = sql.placeholder('viewer');
+        return visiblePosts(
+          ctx,
+          {
+            key: 'private-walk',
+            where: () => [or(eq(posts.userId, viewer), inArray(posts.userId, db.select({ id: follows.followedId }).from(follows).where(eq(follows.followerId, viewer))))],
+          },
+          viewerId,
+          page,
+        );
       }
-      const authors = sql.join([viewerId, ...followed.map((f) => f.id)].map((id) => sql`${id}`), sql`, `);
-      const result = await db.execute(sql`
-        select recent.id from unnest(array[${authors}]::int[]) as author(id)
+      const before = page.before !== null;
+      return loadPostsOf(
+        ctx,
+        `private-merge:${before ? 'before' : 'newest'}`,
+        () => sql`
+        select recent.id from (
+          select ${sql.placeholder('viewer')}::int as id
+          union all
+          select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}
+        ) as author(id)
         join ${users} on ${users.id} = author.id
         cross join lateral (
           select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
           where ${posts.userId} = author.id and ${publishedPost}
-            ${page.before === null ? sql`` : sql`and ${posts.publishedAt} < ${page.before.toISOString()}::timestamptz`}
+            ${before ? sql`and ${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : sql``}
           order by ${sql.join(newestFirst, sql`, `)}
-          limit ${page.offset + page.limit}
+          limit ${sql.placeholder('reach')}
         ) recent
-        where ${and(activeUser, visibleTo(viewerId, users.id))}
+        where ${and(activeUser, visibleTo(sql.placeholder('viewer'), users.id))}
         order by recent.published_at desc, recent.id desc
-        limit ${page.limit} offset ${page.offset}`);
-      const rows = (result as unknown as { rows: { id: number }[] }).rows;
-      return loadPosts(
-        ctx,
-        rows.map((r) => Number(r.id)),
+        limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
+        {
+          reach: page.offset + page.limit,
+          limit: page.limit,
+          offset: page.offset,
+          ...(before ? { before: page.before!.toISOString() } : {}),
+        },
         viewerId,
       );
     },
@@ -136,8 +208,17 @@ export function createTimelineService(ctx: AppContext) {
       const ownerId = await profileOwner(ref);
       if (await isBlockedBetween(viewerId, ownerId)) return [];
       // The owner is never hidden from their own profile, whoever looks.
-      const ids = await postIds([eq(posts.userId, ownerId), mediaOnly ? hasMedia : undefined], null, page);
-      return loadPosts(ctx, ids, viewerId);
+      return visiblePosts(
+        ctx,
+        {
+          key: mediaOnly ? 'profile-media' : 'profile',
+          where: () => [eq(posts.userId, sql.placeholder('owner')), mediaOnly ? hasMedia : undefined],
+          values: { owner: ownerId },
+          hideFromViewer: false,
+        },
+        viewerId,
+        page,
+      );
     },
 
     /** `/api/unlocked-posts`: posts holding media the viewer unlocked, newest first. */
