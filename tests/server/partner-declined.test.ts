@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller, type Answer } from '../support/inject';
-import { fundWallet } from '../support/money';
+import { fundWallet, walletOf } from '../support/money';
+import { newCallId, sendCall } from '../support/calls';
 import { startTestServer, type TestServer } from '../support/server';
 import { closeSockets, connectSocket } from '../support/sockets';
 import { eq } from '../support/db';
@@ -13,6 +14,8 @@ let server: TestServer;
 let app: FastifyInstance;
 let admin: TestAccount;
 let fan: TestAccount;
+/** Another creator's offer: editing or restoring an offer is refused before whose it is is asked. */
+let othersOffer: number;
 let picture: Buffer;
 let pictures: { front: Buffer; back: Buffer; selfie: Buffer };
 
@@ -22,6 +25,8 @@ beforeAll(async () => {
   admin = await createAccount(app, { level: 500 });
   fan = await createAccount(app);
   await fundWallet(app, fan.id, 10_000);
+  const seller = await createAccount(app, { seller: true });
+  othersOffer = (await call('POST', '/api/subscription/offer', seller, { name: 'Monthly', priceCents: 640 })).json.body.id as number;
   picture = await photo();
   pictures = { front: picture, back: await photo('#aa3366'), selfie: await photo('#66aa33') };
 });
@@ -42,7 +47,10 @@ async function uploaded(owner: TestAccount): Promise<string> {
 /**
  * Every seller-only action, tried by `person`: each must be refused and leave nothing behind.
  * The seller checks are the ones `grep isSeller server/src` finds: prices (profile, chat, media,
- * posts), subscription offers, mass messages, calls, embed origins, and being paid at all.
+ * posts), subscription offers (create, edit, offer again), mass messages, calls (the price list
+ * and ringing), embed origins, being paid at all (tips, chat gifts, paid messages), and the
+ * partner's own badge and action-girl answers. Archiving and deleting an offer are not guarded:
+ * a former seller may still close an offer.
  */
 async function expectNothingOfASeller(person: TestAccount) {
   const refusals: [string, unknown][] = [];
@@ -63,13 +71,26 @@ async function expectNothingOfASeller(person: TestAccount) {
   note('tips to them', (await call('POST', '/api/users/tip', fan, { userId: person.id, giftId: 1 })).json);
   note('payout', (await call('POST', '/api/earnings/payout', person, { cPayout: 5000 })).json);
   note('badge', (await call('POST', '/api/partner/confirm-badge', person)).json);
+  note('badge hidden', (await call('POST', '/api/partner/confirm-no-badge', person)).json);
+  note('badge revoked by an administrator', (await call('POST', `/api/admin/partners/${person.id}/revoke-badge`, admin, { reason: 'x' })).json);
   note('action-girl', (await call('POST', '/api/partner/action-girl', person, { actionState: 2 })).json);
+  note('offer price change', (await call('PUT', `/api/subscription/offer/${othersOffer}`, person, { priceCents: 1280 })).json);
+  note('offer restored', (await call('POST', `/api/subscription/offer/${othersOffer}/restore`, person)).json);
 
   const socket = await connectSocket(server, person);
   const mark = socket.mark;
   socket.send({ type: 'massChatMessage', msgId: `m-${person.id}-0000000001`, recGroup: 'followers', text: 'hello everyone' });
   const error = await socket.nextOf('error', mark);
   refusals.push(['mass message', { statusCode: -1, statusText: (error as { statusText: string }).statusText }]);
+
+  // A fan's socket: a gift in the chat and a call are refused, as the tip above.
+  const fanSocket = await connectSocket(server, fan);
+  let from = fanSocket.mark;
+  fanSocket.send({ type: 'chatMessage', msgId: `g-${person.id}-0000000001`, receiverId: person.id, text: '', giftId: 1 });
+  refusals.push(['chat gift to them', { statusCode: -1, statusText: ((await fanSocket.nextOf('error', from)) as { statusText: string }).statusText }]);
+  from = fanSocket.mark;
+  sendCall(fanSocket, newCallId(), 'preOffer', person.id);
+  refusals.push(['calling them', { statusCode: -1, statusText: ((await fanSocket.nextOf('error', from)) as { statusText: string }).statusText }]);
 
   expect(Object.fromEntries(refusals)).toEqual({
     'message price': { statusCode: -2, statusText: 'verify-required' },
@@ -85,8 +106,14 @@ async function expectNothingOfASeller(person: TestAccount) {
     // Payouts are not a seller's alone (affiliates earn too), but there is nothing to pay out.
     payout: { statusCode: -1, statusText: expect.stringMatching(/^(noMoney|payout-destination-required)$/) },
     badge: { statusCode: -1, statusText: 'partner-wrong-state' },
+    'badge hidden': { statusCode: -1, statusText: 'partner-wrong-state' },
+    'badge revoked by an administrator': { statusCode: -1, statusText: 'partner-wrong-state' },
     'action-girl': { statusCode: -2, statusText: 'verify-required' },
+    'offer price change': { statusCode: -2, statusText: 'verify-required' },
+    'offer restored': { statusCode: -2, statusText: 'verify-required' },
     'mass message': { statusCode: -1, statusText: 'verify-required' },
+    'chat gift to them': { statusCode: -1, statusText: 'gift-send-error' },
+    'calling them': { statusCode: -1, statusText: 'calls-not-offered' },
   });
 
   // A priced post is published free, with notASeller (SPEC §8 new_post_success_not_seller).
@@ -102,6 +129,18 @@ async function expectNothingOfASeller(person: TestAccount) {
   expect(await db.$count(subscriptionOffers, eq(subscriptionOffers.userId, person.id))).toBe(0);
   expect(await db.$count(embedOrigins, eq(embedOrigins.userId, person.id))).toBe(0);
   expect(await db.$count(payoutRequests, eq(payoutRequests.userId, person.id))).toBe(0);
+
+  // A message price left in the row (as an earlier seller's would be) charges nothing: a message to them is free.
+  await db.update(users).set({ messagePrice: 32 }).where(eq(users.id, person.id));
+  try {
+    const wallet = await walletOf(app, fan.id);
+    from = fanSocket.mark;
+    fanSocket.send({ type: 'chatMessage', msgId: `p-${person.id}-0000000001`, receiverId: person.id, text: 'hello', price: 32 });
+    expect(await fanSocket.nextOf('chatMessage', from)).toMatchObject({ message: { receiverId: person.id, text: 'hello', price: 0 } });
+    expect(await walletOf(app, fan.id)).toBe(wallet);
+  } finally {
+    await db.update(users).set({ messagePrice: 0 }).where(eq(users.id, person.id));
+  }
 }
 
 describe('a declined applicant has nothing of a seller’s', () => {
@@ -133,5 +172,12 @@ describe('a declined applicant has nothing of a seller’s', () => {
     expect((await call('POST', '/api/media', person, { fileNames: [await uploaded(person)], price: 320, purpose: 'post' })).json.statusCode).toBe(2);
     expect((await call('GET', `/api/users/${person.id}/call-packages`, fan)).json.statusCode).toBe(2);
     expect((await call('POST', '/api/users/tip', fan, { userId: person.id, giftId: 1 })).json.statusCode).toBe(2);
+    const own = (await call('POST', '/api/subscription/offer', person, { name: 'Second', priceCents: 640 })).json.body.id as number;
+    expect((await call('PUT', `/api/subscription/offer/${own}`, person, { priceCents: 1280 })).json.statusCode).toBe(2);
+    expect((await call('POST', '/api/partner/confirm-no-badge', person)).json.statusCode).toBe(2);
+    const fanSocket = await connectSocket(server, fan);
+    const from = fanSocket.mark;
+    fanSocket.send({ type: 'chatMessage', msgId: `g-${person.id}-0000000002`, receiverId: person.id, text: '', giftId: 1, price: 32 });
+    expect(await fanSocket.nextOf('chatMessage', from)).toMatchObject({ message: { receiverId: person.id, giftId: 1 } });
   });
 });
