@@ -118,6 +118,8 @@ export function App() {
                   <Route path="/settings/mass-messages" component={SettingsMassMessages} />
                   <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>
                   <Route path="/settings/subscription/:type">{(params) => <SettingsSubscription type={params.type} />}</Route>
+                  {/* SPEC §2 names Settings' first child "main": the same screen. */}
+                  <Route path="/settings/main" component={Settings} />
                   <Route path="/gopay-return" component={GopayReturn} />
                   <Route path="/tour-partners" component={TourPartners} />
                   <Route path="/tour-faq" component={TourFaq} />
