@@ -58,6 +58,8 @@ export const widgetNamespaces = [
   'upload',
   // <fanstage-call>: the call button, the call window and its top-up.
   'calls',
+  // Every widget's dialogs (lib/ui/dialog): the close button's name.
+  'dialog',
 ] as const;
 
 const localeFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/](en|cs)\.json$/;

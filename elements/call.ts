@@ -9,7 +9,7 @@ import type { CallEndReason } from '../lib/sdk';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import callButtonCss from '../lib/ui/CallButton/CallButton.module.css?inline';
 import callWindowCss from '../lib/ui/CallWindow/CallWindow.module.css?inline';
-import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
+import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import giftPickerCss from '../lib/ui/GiftPicker/GiftPicker.module.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';

@@ -13,7 +13,7 @@ import conversationCss from '../lib/ui/ChatConversation/ChatConversation.module.
 import composerCss from '../lib/ui/ChatComposer/ChatComposer.module.css?inline';
 import priceBadgeCss from '../lib/ui/ChatPriceBadge/ChatPriceBadge.module.css?inline';
 import moneyDialogCss from '../lib/ui/PriceDetail/moneyDialog.module.css?inline';
-import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
+import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import giftPickerCss from '../lib/ui/GiftPicker/GiftPicker.module.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
 import priceSelectorCss from '../lib/ui/PriceSelector/PriceSelector.module.css?inline';

@@ -11,6 +11,7 @@ import postCardCss from '../lib/ui/PostCard/PostCard.module.css?inline';
 import postMediaCss from '../lib/ui/PostMedia/PostMedia.module.css?inline';
 import followButtonCss from '../lib/ui/FollowButton/FollowButton.module.css?inline';
 import shareDialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
+import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
 import { MissingCreator } from './MissingCreator';
 
@@ -25,7 +26,7 @@ export interface FeedElementProps {
 }
 
 /** Every style the feed may show inside its shadow root, the share dialog included. */
-const css = [tokensCss, feedCss, postCardCss, postMediaCss, followButtonCss, shareDialogCss].join('\n');
+const css = [tokensCss, feedCss, postCardCss, postMediaCss, followButtonCss, dialogCss, shareDialogCss].join('\n');
 
 /**
  * A partner page's card stays small: it shares in place, while the full-screen viewer and the

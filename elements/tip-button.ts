@@ -6,7 +6,7 @@ import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import tipButtonCss from '../lib/ui/TipButton/TipButton.module.css?inline';
 import giftPickerCss from '../lib/ui/GiftPicker/GiftPicker.module.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
-import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
+import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
 import { MissingCreator } from './MissingCreator';
 

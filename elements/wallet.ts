@@ -1,16 +1,15 @@
-import { createElement, Fragment, useEffect, useId, useState } from 'react';
+import { createElement, useEffect, useState } from 'react';
 import r2wc from '@r2wc/react-to-web-component';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { useFanstage } from '../lib/ui/FanstageProvider/context';
-import { Modal } from '../lib/ui/ShareDialog/Modal';
+import { Dialog } from '../lib/ui/dialog/Dialog';
 import { WalletTopUp } from '../lib/ui/WalletTopUp/WalletTopUp';
 import { formatMoney } from '../lib/ui/WalletTopUp/money';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
-import dialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
-import dialogStyles from '../lib/ui/ShareDialog/ShareDialog.module.css';
+import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import walletStyles from '../lib/ui/WalletTopUp/WalletTopUp.module.css';
 import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
 
@@ -34,7 +33,6 @@ function WalletPanel({ onSignIn }: { onSignIn: () => Promise<boolean> }) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const titleId = useId();
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const loggedIn = session.isLoggedIn.value;
   const balance = wallet.balance.value;
@@ -78,29 +76,12 @@ function WalletPanel({ onSignIn }: { onSignIn: () => Promise<boolean> }) {
     ),
     createElement('button', { type: 'button', className: walletStyles.pay, 'aria-haspopup': 'dialog', onClick: () => setOpen(true) }, t('wallet.topUp')),
     open
-      ? createElement(Modal, {
-          labelledBy: titleId,
+      ? createElement(Dialog, {
+          title: t('wallet.title'),
+          closeLabel: t('wallet.close'),
           onClose: () => setOpen(false),
           lang,
-          children: createElement(
-            Fragment,
-            null,
-            createElement(
-              'div',
-              { className: dialogStyles.head },
-              createElement('h2', { id: titleId, className: dialogStyles.title }, t('wallet.title')),
-              createElement(
-                'button',
-                { type: 'button', className: dialogStyles.close, onClick: () => setOpen(false), 'aria-label': t('wallet.close') },
-                createElement(
-                  'svg',
-                  { viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' },
-                  createElement('path', { stroke: 'currentColor', strokeWidth: '2.4', strokeLinecap: 'round', d: 'M6 6l12 12M18 6L6 18' }),
-                ),
-              ),
-            ),
-            createElement(WalletTopUp, { mode: 'popup', hideTitle: true }),
-          ),
+          children: createElement(WalletTopUp, { mode: 'popup', hideTitle: true }),
         })
       : null,
   );

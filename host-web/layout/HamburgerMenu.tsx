@@ -1,8 +1,8 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
-import { useModalDialog } from '../overlays/useModalDialog';
+import { Dialog } from '../../lib/ui';
 import { FooterLinks } from './Footer';
 import { LanguagePicker } from './LanguagePicker';
 import { useModelProgram } from '../routes/tourSettings';
@@ -16,12 +16,10 @@ export function HamburgerMenu() {
   const modelProgram = useModelProgram();
   const [open, setOpen] = useState(false);
   const close = useCallback(() => setOpen(false), []);
-  const dialog = useModalDialog(open, close);
-  const titleId = useId();
 
   // The login prompt replaces the menu; focus then returns to the menu button, not into it.
   const toLoginPrompt = () => {
-    dialog.ref.current?.close();
+    close();
     openLoginPrompt();
   };
 
@@ -37,27 +35,20 @@ export function HamburgerMenu() {
       >
         <Icon name="menu" />
       </button>
-      <dialog
-        ref={dialog.ref}
-        className={styles.drawer}
-        aria-labelledby={titleId}
-        onClose={dialog.onClose}
-        onClick={dialog.onClick}
-        onKeyDown={dialog.onKeyDown}
+      <Dialog
+        open={open}
+        title={
+          <span className={styles.brand}>
+            <LogoMark size={28} />
+            {t('nav.menu')}
+          </span>
+        }
+        closeLabel={t('nav.closeMenu')}
+        size="drawer"
+        onClose={close}
+        bodyClassName={styles.content}
         data-testid="hamburger-menu"
       >
-        <div className={styles.content}>
-          <div className={styles.top}>
-            <span className={styles.brand}>
-              <LogoMark size={28} />
-              <h2 id={titleId} className={styles.title}>
-                {t('nav.menu')}
-              </h2>
-            </span>
-            <button type="button" className={styles.close} aria-label={t('nav.closeMenu')} onClick={() => dialog.ref.current?.close()}>
-              <Icon name="close" />
-            </button>
-          </div>
           <div className={styles.actions}>
             <Link href="/sign-up" className={styles.primary} onClick={close}>
               {t('nav.signUp')}
@@ -92,8 +83,7 @@ export function HamburgerMenu() {
           </nav>
           <LanguagePicker className={styles.language} />
           <FooterLinks className={styles.footer} onNavigate={close} />
-        </div>
-      </dialog>
+      </Dialog>
     </>
   );
 }

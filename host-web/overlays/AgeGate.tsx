@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { TERMS_VERSION } from '../../lib/contract/constants';
+import { Dialog } from '../../lib/ui';
 import { useSite } from '../site';
 import { LogoMark } from '../layout/icons';
 import styles from './AgeGate.module.css';
@@ -47,23 +48,12 @@ function preferenceValue(choice: Record<Category, boolean>): string {
 export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
   const { t } = useTranslation();
   const { fanstage } = useSite();
-  const ref = useRef<HTMLDialogElement>(null);
-  const agreeAll = useRef<HTMLButtonElement>(null);
-  const agreed = useRef(false);
-  const titleId = useId();
-  const textId = useId();
+  const [agreed, setAgreed] = useState(false);
   const [advanced, setAdvanced] = useState(false);
   // Only what the person ticks: statistics and marketing start unticked (consent is opted into).
   const [choice, setChoice] = useState<Record<Category, boolean>>({ preferences: true, statistics: false, marketing: false });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    // The modal would focus its first link (Terms); the answer it asks for comes first.
-    agreeAll.current?.focus();
-  }, []);
 
   async function agree(selected: Record<Category, boolean>) {
     if (busy) return;
@@ -72,8 +62,7 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
     try {
       await fanstage.client.post('/papi/users/cookie', { name: 'accept', value: TERMS_VERSION });
       await fanstage.client.post('/papi/users/cookie', { name: 'preference', value: preferenceValue(selected) });
-      agreed.current = true;
-      ref.current?.close();
+      setAgreed(true);
       onAgreed();
     } catch {
       setFailed(true);
@@ -84,27 +73,19 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
   const all = { preferences: true, statistics: true, marketing: true };
 
   return (
-    <dialog
-      ref={ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      // Escape would leave an inert, blurred page with nothing to do: the agreement stays.
-      onCancel={(event) => event.preventDefault()}
-      // Browsers let a repeated Escape close a modal regardless; it opens again at once.
-      onClose={(event) => {
-        if (!agreed.current) event.currentTarget.showModal();
-      }}
+    <Dialog
+      open={!agreed}
+      title={t('consent.title')}
+      description={t('consent.text')}
+      icon={<LogoMark size={44} />}
+      // It cannot be dismissed: Escape would leave an inert, blurred page with nothing to do.
+      dismissible={false}
+      // The first control would be the Terms link; the answer it asks for comes first.
+      initialFocus="[data-agree-all]"
+      onClose={() => undefined}
       data-testid="age-gate"
     >
       <div className={styles.content}>
-        <LogoMark size={44} />
-        <h2 id={titleId} className={styles.title}>
-          {t('consent.title')}
-        </h2>
-        <p id={textId} className={styles.text}>
-          {t('consent.text')}
-        </p>
         <p className={styles.links}>
           <Link href="/terms">{t('footer.terms')}</Link>
           <Link href="/privacy">{t('footer.privacy')}</Link>
@@ -115,7 +96,7 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
             {t('consent.failed')}
           </p>
         ) : null}
-        <button ref={agreeAll} type="button" className={styles.primary} onClick={() => void agree(all)} aria-busy={busy}>
+        <button type="button" className={styles.primary} data-agree-all onClick={() => void agree(all)} aria-busy={busy}>
           {t('consent.agreeAll')}
         </button>
         <button type="button" className={styles.toggle} aria-expanded={advanced} onClick={() => setAdvanced((open) => !open)}>
@@ -150,6 +131,6 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
           </fieldset>
         ) : null}
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { TERMS_VERSION } from '../../lib/contract/constants';
 import { useSite } from '../site';
-import { useModalDialog } from './useModalDialog';
+import { Dialog } from '../../lib/ui';
 import styles from './LoginPrompt.module.css';
 
 /**
@@ -18,12 +18,6 @@ export function ChangedTerms({ onAgreed, onDeclined }: { onAgreed: () => void; o
   const [open, setOpen] = useState(true);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const titleId = useId();
-  const textId = useId();
-  const dialog = useModalDialog(open, () => {
-    setOpen(false);
-    onDeclined();
-  });
 
   async function agree() {
     if (busy) return;
@@ -41,38 +35,24 @@ export function ChangedTerms({ onAgreed, onDeclined }: { onAgreed: () => void; o
 
   function decline() {
     navigate('/settings');
-    dialog.ref.current?.close();
+    setOpen(false);
+    onDeclined();
   }
 
   return (
-    <dialog
-      ref={dialog.ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onClose={dialog.onClose}
-      onClick={dialog.onClick}
-      onKeyDown={dialog.onKeyDown}
-      data-testid="changed-terms"
-    >
-      <div className={styles.content}>
-        <h2 id={titleId} className={styles.title}>
-          {t('changedTerms.title')}
-        </h2>
-        <p id={textId}>{t('changedTerms.text')}</p>
-        <p>
-          <Link href="/terms">{t('footer.terms')}</Link> · <Link href="/privacy">{t('footer.privacy')}</Link>
-        </p>
-        {failed ? <p role="alert">{t('consent.failed')}</p> : null}
-        <div className={styles.buttons}>
-          <button type="button" className={styles.secondary} onClick={decline}>
-            {t('changedTerms.decline')}
-          </button>
-          <button type="button" className={styles.primary} onClick={() => void agree()} aria-busy={busy}>
-            {t('changedTerms.agree')}
-          </button>
-        </div>
+    <Dialog open={open} title={t('changedTerms.title')} description={t('changedTerms.text')} closeLabel={t('loginPrompt.close')} size="small" onClose={decline} className={styles.centredText} data-testid="changed-terms">
+      <p>
+        <Link href="/terms">{t('footer.terms')}</Link> · <Link href="/privacy">{t('footer.privacy')}</Link>
+      </p>
+      {failed ? <p role="alert">{t('consent.failed')}</p> : null}
+      <div className={styles.buttons}>
+        <button type="button" className={styles.secondary} onClick={decline}>
+          {t('changedTerms.decline')}
+        </button>
+        <button type="button" className={styles.primary} onClick={() => void agree()} aria-busy={busy}>
+          {t('changedTerms.agree')}
+        </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,11 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { avatarUrl } from '../../lib/sdk';
 import type { Invitation } from '../landing';
 import { useSite } from '../site';
-import { Icon } from '../layout/icons';
-import { useModalDialog } from './useModalDialog';
+import { Dialog } from '../../lib/ui';
 import styles from './InvitationPrompt.module.css';
 
 /**
@@ -17,9 +16,6 @@ export function InvitationPrompt({ invitation, onClosed }: { invitation: Invitat
   const { t } = useTranslation();
   const { fanstage, openLoginPrompt } = useSite();
   const [, navigate] = useLocation();
-  const dialog = useModalDialog(invitation !== null, onClosed);
-  const titleId = useId();
-  const textId = useId();
   const [mediaCDN, setMediaCDN] = useState<string | null>(fanstage.settings.settings.peek()?.mediaCDN ?? null);
   // The last invitation stays rendered while the dialog closes.
   const [shown, setShown] = useState<Invitation | null>(invitation);
@@ -33,37 +29,25 @@ export function InvitationPrompt({ invitation, onClosed }: { invitation: Invitat
     );
   }, [fanstage, invitation, mediaCDN]);
 
-  const close = () => dialog.ref.current?.close();
+  const close = onClosed;
   const affiliate = shown?.affiliate;
   const name = affiliate ? affiliate.displayName || affiliate.username : '';
   const avatar = affiliate && mediaCDN ? avatarUrl(mediaCDN, affiliate.avatarMedia, 120) : null;
 
   return (
-    <dialog
-      ref={dialog.ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onClose={dialog.onClose}
-      onClick={dialog.onClick}
-      onKeyDown={dialog.onKeyDown}
+    <Dialog
+      open={invitation !== null}
+      title={t('invites.prompt.title', { name })}
+      icon={<span className={styles.avatar}>{avatar ? <img src={avatar} alt="" width={96} height={96} /> : <span>{name.slice(0, 1).toUpperCase()}</span>}</span>}
+      closeLabel={t('invites.prompt.close')}
+      size="small"
+      onClose={close}
       data-testid="invitation-prompt"
     >
       {affiliate ? (
         <div className={styles.content}>
-          <button type="button" className={styles.close} aria-label={t('invites.prompt.close')} onClick={close}>
-            <Icon name="close" />
-          </button>
-          <div className={styles.avatar} aria-hidden="true">
-            {avatar ? <img src={avatar} alt="" width={96} height={96} /> : <span>{name.slice(0, 1).toUpperCase()}</span>}
-          </div>
-          <h2 id={titleId} className={styles.title}>
-            {t('invites.prompt.title', { name })}
-          </h2>
           <p className={styles.handle}>@{affiliate.username}</p>
-          <p id={textId} className={styles.text}>
-            {t('invites.prompt.text')}
-          </p>
+          <p className={styles.text}>{t('invites.prompt.text')}</p>
           <button
             type="button"
             className={styles.primary}
@@ -90,6 +74,6 @@ export function InvitationPrompt({ invitation, onClosed }: { invitation: Invitat
           </p>
         </div>
       ) : null}
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { Icon } from '../layout/icons';
-import { useModalDialog } from './useModalDialog';
+import { Dialog } from '../../lib/ui';
 import styles from './LoginPrompt.module.css';
 
 /**
@@ -12,8 +12,6 @@ import styles from './LoginPrompt.module.css';
 export function LogoutConfirm() {
   const { t } = useTranslation();
   const { fanstage, logoutConfirmOpen, closeLogoutConfirm } = useSite();
-  const dialog = useModalDialog(logoutConfirmOpen, closeLogoutConfirm);
-  const titleId = useId();
   const [busy, setBusy] = useState(false);
 
   async function logout() {
@@ -25,34 +23,23 @@ export function LogoutConfirm() {
   }
 
   return (
-    <dialog
-      ref={dialog.ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      onClose={dialog.onClose}
-      onClick={dialog.onClick}
-      onKeyDown={dialog.onKeyDown}
+    <Dialog
+      open={logoutConfirmOpen}
+      title={t('logout.title')}
+      icon={<Icon name="logout" size={28} />}
+      closeLabel={t('loginPrompt.close')}
+      size="small"
+      onClose={closeLogoutConfirm}
       data-testid="logout-confirm"
     >
-      <div className={styles.content}>
-        <button type="button" className={styles.close} aria-label={t('loginPrompt.close')} onClick={() => dialog.ref.current?.close()}>
-          <Icon name="close" />
+      <div className={styles.buttons}>
+        <button type="button" className={styles.secondary} onClick={closeLogoutConfirm}>
+          {t('logout.cancel')}
         </button>
-        <div className={styles.badge}>
-          <Icon name="logout" size={28} />
-        </div>
-        <h2 id={titleId} className={styles.title}>
-          {t('logout.title')}
-        </h2>
-        <div className={styles.buttons}>
-          <button type="button" className={styles.secondary} onClick={() => dialog.ref.current?.close()}>
-            {t('logout.cancel')}
-          </button>
-          <button type="button" className={styles.primary} onClick={() => void logout()} aria-busy={busy}>
-            {busy ? t('logout.busy') : t('logout.confirm')}
-          </button>
-        </div>
+        <button type="button" className={styles.primary} onClick={() => void logout()} aria-busy={busy}>
+          {busy ? t('logout.busy') : t('logout.confirm')}
+        </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

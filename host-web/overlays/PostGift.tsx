@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isSdkError, type Gift } from '../../lib/sdk';
-import { GiftPicker, MoneyDialog, TopUpDialog, formatMoney, giftName, isMuted, playSound, useFanstage, useGifts } from '../../lib/ui';
+import { Dialog, GiftPicker, TopUpDialog, formatMoney, giftName, isMuted, playSound, useFanstage, useGifts } from '../../lib/ui';
 import styles from '../routes/Money.module.css';
 
 /** SPEC §8: gift-send-ok stays 3 s. */
@@ -65,7 +65,7 @@ export function PostGift({ postId, onClose }: { postId: number; onClose: () => v
   }
 
   return (
-    <MoneyDialog title={t('siteMoney.gift.title')} onClose={onClose}>
+    <Dialog title={t('siteMoney.gift.title')} onClose={onClose}>
       {balance ? <p className={styles.muted}>{t('tip.balance', { amount: formatMoney(balance.gBalance) })}</p> : null}
       {sent ? (
         <p role="status" className={styles.success}>
@@ -90,6 +90,6 @@ export function PostGift({ postId, onClose }: { postId: number; onClose: () => v
           </div>
         </>
       )}
-    </MoneyDialog>
+    </Dialog>
   );
 }

@@ -1,10 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { partnerApi } from '../../lib/sdk';
 import { useSite } from '../site';
-import { Icon } from '../layout/icons';
-import { useModalDialog } from './useModalDialog';
+import { Dialog } from '../../lib/ui';
 import styles from './LoginPrompt.module.css';
 
 /** The prompt asks once per browser session; "Later" is remembered until the tab closes. */
@@ -43,11 +42,10 @@ export function VerifyIdPrompt({ location }: { location: string }) {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const previous = useRef<number | undefined>(undefined);
-  const dialog = useModalDialog(open, () => {
+  const later = () => {
     setOpen(false);
     rememberAsked();
-  });
-  const titleId = useId();
+  };
 
   useEffect(() => {
     const before = previous.current;
@@ -76,27 +74,16 @@ export function VerifyIdPrompt({ location }: { location: string }) {
   };
 
   return (
-    <dialog ref={dialog.ref} className={styles.dialog} aria-labelledby={titleId} onClose={dialog.onClose} onClick={dialog.onClick} onKeyDown={dialog.onKeyDown} data-testid="verify-id-prompt">
-      {open ? (
-        <div className={styles.content}>
-          <button type="button" className={styles.close} aria-label={t('loginPrompt.close')} onClick={() => dialog.ref.current?.close()}>
-            <Icon name="close" />
-          </button>
-          <h2 id={titleId} className={styles.title}>
-            {t('partner.prompt.title')}
-          </h2>
-          <p className={styles.text}>{t('partner.prompt.text')}</p>
-          {failed ? <p role="alert">{t('errors.couldnt-get-info-from-server')}</p> : null}
-          <div className={styles.buttons}>
-            <button type="button" className={styles.secondary} onClick={() => dialog.ref.current?.close()}>
-              {t('partner.prompt.later')}
-            </button>
-            <button type="button" className={styles.primary} disabled={busy} onClick={() => void verify()}>
-              {t('partner.prompt.verify')}
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </dialog>
+    <Dialog open={open} title={t('partner.prompt.title')} description={t('partner.prompt.text')} closeLabel={t('loginPrompt.close')} size="small" onClose={later} className={styles.centredText} data-testid="verify-id-prompt">
+      {failed ? <p role="alert">{t('errors.couldnt-get-info-from-server')}</p> : null}
+      <div className={styles.buttons}>
+        <button type="button" className={styles.secondary} onClick={later}>
+          {t('partner.prompt.later')}
+        </button>
+        <button type="button" className={styles.primary} disabled={busy} onClick={() => void verify()}>
+          {t('partner.prompt.verify')}
+        </button>
+      </div>
+    </Dialog>
   );
 }

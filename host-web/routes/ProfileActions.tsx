@@ -2,10 +2,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { CallButton, FollowButton, SubscribeButton, useFanstage } from '../../lib/ui';
+import { CallButton, Dialog, FollowButton, SubscribeButton, useFanstage } from '../../lib/ui';
 import type { KnownProfile } from '../../lib/sdk';
 import { useSite } from '../site';
-import { useModalDialog } from '../overlays/useModalDialog';
 import { gopayReturnUrl } from './moneyLinks';
 import styles from './ProfileActions.module.css';
 
@@ -171,47 +170,25 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
 /** SPEC §2: the block and unfollow confirmations, as a modal that Escape or Cancel dismisses. */
 function ConfirmDialog({ confirmation, name, onDone }: { confirmation: Confirmation | null; name: string; onDone: (confirmed: boolean) => void }) {
   const { t } = useTranslation();
-  const answer = useRef(false);
-  const dialog = useModalDialog(confirmation !== null, () => {
-    onDone(answer.current);
-    answer.current = false;
-  });
-  const titleId = useId();
-  const textId = useId();
   const kind = confirmation?.kind ?? 'unfollow';
-  const close = (confirmed: boolean) => {
-    answer.current = confirmed;
-    dialog.ref.current?.close();
-  };
   return (
-    <dialog
-      ref={dialog.ref}
-      className={styles.dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onClose={dialog.onClose}
-      onClick={dialog.onClick}
-      onKeyDown={dialog.onKeyDown}
+    <Dialog
+      open={confirmation !== null}
+      title={t(kind === 'block' ? 'profileActions.blockTitle' : 'profileActions.unfollowTitle', { name })}
+      description={t(kind === 'block' ? 'profileActions.blockText' : 'profileActions.unfollowText')}
+      closeButton={false}
+      size="small"
+      onClose={() => onDone(false)}
       data-testid="relation-confirm"
     >
-      {confirmation ? (
-        <div className={styles.dialogContent}>
-          <h2 id={titleId} className={styles.dialogTitle}>
-            {t(kind === 'block' ? 'profileActions.blockTitle' : 'profileActions.unfollowTitle', { name })}
-          </h2>
-          <p id={textId} className={styles.dialogText}>
-            {t(kind === 'block' ? 'profileActions.blockText' : 'profileActions.unfollowText')}
-          </p>
-          <div className={styles.dialogButtons}>
-            <button type="button" className={styles.secondary} onClick={() => close(false)}>
-              {t('profileActions.cancel')}
-            </button>
-            <button type="button" className={kind === 'block' ? styles.dangerButton : styles.primary} onClick={() => close(true)}>
-              {t(kind === 'block' ? 'profileActions.blockConfirm' : 'profileActions.unfollowConfirm')}
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </dialog>
+      <div className={styles.dialogButtons}>
+        <button type="button" className={styles.secondary} onClick={() => onDone(false)}>
+          {t('profileActions.cancel')}
+        </button>
+        <button type="button" className={kind === 'block' ? styles.dangerButton : styles.primary} onClick={() => onDone(true)}>
+          {t(kind === 'block' ? 'profileActions.blockConfirm' : 'profileActions.unfollowConfirm')}
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -5,7 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { formatPrice, isSdkError, SALT_UNIT } from '../../lib/sdk';
 import { SubscriptionStatus } from '../../lib/contract/constants';
 import type { Subscription } from '../../lib/contract';
-import { SubscriptionPurchase, useFanstage } from '../../lib/ui';
+import { Dialog, SubscriptionPurchase, useFanstage } from '../../lib/ui';
 import { exactDollars } from '../../lib/ui/PriceDetail';
 import { usePageTitle, useSite } from '../site';
 import { idOf } from '../components/routeIds';
@@ -236,36 +236,34 @@ function SubscriptionDetail({ type, id }: { type: ListType; id: number }) {
       ) : null}
 
       {confirming ? (
-        <div className={styles.card} role="alertdialog" aria-modal="false" aria-labelledby="cancel-question">
-          <p id="cancel-question">{t('siteMoney.subscriptions.cancelQuestion', { name: otherName })}</p>
+        <Dialog title={t('siteMoney.subscriptions.cancelQuestion', { name: otherName })} alert size="small" closeButton={false} onClose={() => setConfirming(false)}>
           <div className={styles.actions}>
-            <button type="button" className={styles.danger} disabled={busy} autoFocus onClick={() => void act('cancel')}>
+            <button type="button" className={styles.danger} disabled={busy} onClick={() => void act('cancel')}>
               {t('siteMoney.subscriptions.cancelYes')}
             </button>
             <button type="button" className={styles.secondary} onClick={() => setConfirming(false)}>
               {t('siteMoney.subscriptions.keep')}
             </button>
           </div>
-        </div>
-      ) : (
-        <div className={styles.actions}>
-          {canCancel ? (
-            <button type="button" className={styles.secondary} disabled={busy} onClick={() => setConfirming(true)}>
-              {t('siteMoney.subscriptions.cancel')}
-            </button>
-          ) : null}
-          {canRevert ? (
-            <button type="button" className={styles.primary} disabled={busy} onClick={() => void act('revert')}>
-              {t('siteMoney.subscriptions.revert')}
-            </button>
-          ) : null}
-          {canPay && subscription.offerStatus === 'active' ? (
-            <button type="button" className={styles.primary} aria-haspopup="dialog" onClick={() => setBuying(true)}>
-              {s === SubscriptionStatus.expired ? t('siteMoney.subscriptions.subscribeAgain') : t('siteMoney.subscriptions.payAgain')}
-            </button>
-          ) : null}
-        </div>
-      )}
+        </Dialog>
+      ) : null}
+      <div className={styles.actions}>
+        {canCancel ? (
+          <button type="button" className={styles.secondary} disabled={busy} onClick={() => setConfirming(true)}>
+            {t('siteMoney.subscriptions.cancel')}
+          </button>
+        ) : null}
+        {canRevert ? (
+          <button type="button" className={styles.primary} disabled={busy} onClick={() => void act('revert')}>
+            {t('siteMoney.subscriptions.revert')}
+          </button>
+        ) : null}
+        {canPay && subscription.offerStatus === 'active' ? (
+          <button type="button" className={styles.primary} aria-haspopup="dialog" onClick={() => setBuying(true)}>
+            {s === SubscriptionStatus.expired ? t('siteMoney.subscriptions.subscribeAgain') : t('siteMoney.subscriptions.payAgain')}
+          </button>
+        ) : null}
+      </div>
 
       {buying ? (
         <SubscriptionPurchase

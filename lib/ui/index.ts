@@ -17,6 +17,7 @@ export * from './PostMedia';
 export * from './Feed';
 export * from './Comments';
 export * from './ShareDialog';
+export * from './dialog';
 export * from './MediaViewer';
 export * from './PriceSelector';
 export * from './UploadError';

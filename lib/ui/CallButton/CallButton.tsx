@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { Modal } from '../ShareDialog/Modal';
-import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { Dialog } from '../dialog/Dialog';
 import { WalletTopUp } from '../WalletTopUp/WalletTopUp';
 import { useCallButton, type CallButtonState, type UseCallButtonOptions } from './useCallButton';
 import styles from './CallButton.module.css';
@@ -22,7 +21,6 @@ export function CallButton({ className, compact, ...options }: CallButtonProps) 
 export function CallButtonView(props: CallButtonState & { compact?: boolean; className?: string }) {
   const { t, i18n } = useTranslation();
   const reasonId = useId();
-  const titleId = useId();
   const lang = i18n.resolvedLanguage ?? i18n.language;
   if (props.hidden) return null;
   return (
@@ -54,20 +52,10 @@ export function CallButtonView(props: CallButtonState & { compact?: boolean; cla
         </span>
       ) : null}
       {props.topUpOpen ? (
-        <Modal labelledBy={titleId} onClose={props.closeTopUp} lang={lang} className={styles.panel}>
-          <div className={dialogStyles.head}>
-            <h2 id={titleId} className={dialogStyles.title}>
-              {t('calls.topUpTitle')}
-            </h2>
-            <button type="button" className={dialogStyles.close} onClick={props.closeTopUp} aria-label={t('calls.close')}>
-              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-              </svg>
-            </button>
-          </div>
+        <Dialog title={t('calls.topUpTitle')} closeLabel={t('calls.close')} size="large" onClose={props.closeTopUp} lang={lang}>
           <p className={styles.text}>{props.topUpText}</p>
           <WalletTopUp mode={props.paymentMode} headingLevel={3} hideTitle onPaid={props.paid} />
-        </Modal>
+        </Dialog>
       ) : null}
     </span>
   );

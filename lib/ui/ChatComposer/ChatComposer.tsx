@@ -2,8 +2,7 @@ import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import { MEDIA_ACCEPT, VOICE_ACCEPT } from '../../sdk';
-import { Modal } from '../ShareDialog/Modal';
-import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { Dialog } from '../dialog/Dialog';
 import { GiftPicker } from '../GiftPicker/GiftPicker';
 import { UploadError } from '../UploadError/UploadError';
 import { VerifyEmailNotice } from '../VerifyEmailNotice/VerifyEmailNotice';
@@ -20,21 +19,11 @@ export function ChatComposer({ className, ...options }: ChatComposerProps) {
   return <ChatComposerView {...state} {...(className ? { className } : {})} />;
 }
 
-function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-    </svg>
-  );
-}
-
 export function ChatComposerView(props: ChatComposerState & { className?: string }) {
   const { t, i18n } = useTranslation();
   const fieldId = useId();
   const hintId = useId();
   const priceId = useId();
-  const giftTitleId = useId();
-  const verifyTitleId = useId();
   const mediaInput = useRef<HTMLInputElement>(null);
   const voiceInput = useRef<HTMLInputElement>(null);
   const lang = i18n.resolvedLanguage ?? i18n.language;
@@ -139,15 +128,7 @@ export function ChatComposerView(props: ChatComposerState & { className?: string
         />
       ) : null}
       {props.giftOpen ? (
-        <Modal labelledBy={giftTitleId} onClose={props.closeGifts} lang={lang}>
-          <div className={dialogStyles.head}>
-            <h2 id={giftTitleId} className={dialogStyles.title}>
-              {t('chat.composer.giftTitle')}
-            </h2>
-            <button type="button" className={dialogStyles.close} onClick={props.closeGifts} aria-label={t('chat.close')}>
-              <CloseIcon />
-            </button>
-          </div>
+        <Dialog title={t('chat.composer.giftTitle')} closeLabel={t('chat.close')} onClose={props.closeGifts} lang={lang}>
           {props.gifts === null ? (
             <p role="status">{props.giftsFailed ? t('errors.couldnt-get-info-from-server') : t('chat.loading')}</p>
           ) : (
@@ -158,20 +139,12 @@ export function ChatComposerView(props: ChatComposerState & { className?: string
               </button>
             </>
           )}
-        </Modal>
+        </Dialog>
       ) : null}
       {props.verifying ? (
-        <Modal labelledBy={verifyTitleId} onClose={props.closeVerify} lang={lang}>
-          <div className={dialogStyles.head}>
-            <h2 id={verifyTitleId} className={dialogStyles.title}>
-              {t('chat.verifyTitle')}
-            </h2>
-            <button type="button" className={dialogStyles.close} onClick={props.closeVerify} aria-label={t('chat.close')}>
-              <CloseIcon />
-            </button>
-          </div>
+        <Dialog title={t('chat.verifyTitle')} closeLabel={t('chat.close')} onClose={props.closeVerify} lang={lang}>
           <VerifyEmailNotice headingLevel={3} />
-        </Modal>
+        </Dialog>
       ) : null}
     </form>
   );

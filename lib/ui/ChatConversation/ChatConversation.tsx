@@ -1,8 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { Modal } from '../ShareDialog/Modal';
-import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { Dialog } from '../dialog/Dialog';
 import { TopUpDialog } from '../SubscriptionPurchase/TopUpDialog';
 import { UnlockMediaPopup } from '../UnlockMediaPopup/UnlockMediaPopup';
 import { VerifyEmailNotice } from '../VerifyEmailNotice/VerifyEmailNotice';
@@ -166,22 +165,11 @@ export function ChatConversationView(props: ViewProps) {
 }
 
 function VerifyEmailDialog({ onClose }: { onClose: () => void }) {
-  const { t, i18n } = useTranslation();
-  const titleId = useId();
+  const { t } = useTranslation();
   return (
-    <Modal labelledBy={titleId} onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language}>
-      <div className={dialogStyles.head}>
-        <h2 id={titleId} className={dialogStyles.title}>
-          {t('chat.verifyTitle')}
-        </h2>
-        <button type="button" className={dialogStyles.close} onClick={onClose} aria-label={t('chat.close')}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-          </svg>
-        </button>
-      </div>
+    <Dialog title={t('chat.verifyTitle')} closeLabel={t('chat.close')} onClose={onClose}>
       <VerifyEmailNotice headingLevel={3} />
-    </Modal>
+    </Dialog>
   );
 }
 

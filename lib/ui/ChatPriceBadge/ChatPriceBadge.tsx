@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { MoneyDialog } from '../PriceDetail/MoneyDialog';
+import { Dialog } from '../dialog/Dialog';
 import dialogStyles from '../PriceDetail/moneyDialog.module.css';
 import { PriceSelector } from '../PriceSelector/PriceSelector';
 import { useChatPriceBadge, type ChatPriceBadgeState } from './useChatPriceBadge';
@@ -45,7 +45,7 @@ export function ChatPriceBadgeView(props: ChatPriceBadgeState & { className?: st
         {props.saved}
       </span>
       {props.open ? (
-        <MoneyDialog title={t('chat.price.title', { name: props.partnerName })} onClose={() => props.setOpen(false)}>
+        <Dialog title={t('chat.price.title', { name: props.partnerName })} onClose={() => props.setOpen(false)}>
           <PriceSelector kind="chatMessage" value={props.price} onApply={props.apply} disabled={props.busy} label={t('chat.price.selector')} hint={t('chat.price.hint', { name: props.partnerName })} />
           {props.alert ? (
             <p role="alert" className={dialogStyles.warning}>
@@ -59,7 +59,7 @@ export function ChatPriceBadgeView(props: ChatPriceBadgeState & { className?: st
               </button>
             </div>
           ) : null}
-        </MoneyDialog>
+        </Dialog>
       ) : null}
     </span>
   );

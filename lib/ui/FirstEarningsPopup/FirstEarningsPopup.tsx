@@ -1,9 +1,7 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PayoutMethods } from '../../contract/constants';
 import '../theme/tokens.css';
-import { Modal } from '../ShareDialog/Modal';
-import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { Dialog } from '../dialog/Dialog';
 import { useFirstEarningsPopup, type FirstEarningsPopupState } from './useFirstEarningsPopup';
 import styles from './FirstEarningsPopup.module.css';
 
@@ -13,20 +11,10 @@ export function FirstEarningsPopup() {
 }
 
 export function FirstEarningsPopupView(props: FirstEarningsPopupState) {
-  const { t, i18n } = useTranslation();
-  const titleId = useId();
-  const textId = useId();
+  const { t } = useTranslation();
   if (!props.open) return null;
   return (
-    <Modal labelledBy={titleId} onClose={props.dismiss} lang={i18n.resolvedLanguage ?? i18n.language} className={styles.panel}>
-      <div className={dialogStyles.head}>
-        <h2 id={titleId} className={dialogStyles.title}>
-          {t('earnings.firstTitle')}
-        </h2>
-      </div>
-      <p id={textId} className={styles.text}>
-        {t('earnings.firstText', { amount: props.amount })}
-      </p>
+    <Dialog title={t('earnings.firstTitle')} description={t('earnings.firstText', { amount: props.amount })} closeButton={false} onClose={props.dismiss}>
       <p className={styles.text}>{t('earnings.firstMethods')}</p>
       <ul className={styles.methods}>
         {PayoutMethods.map((method) => (
@@ -38,6 +26,6 @@ export function FirstEarningsPopupView(props: FirstEarningsPopupState) {
       <button type="button" className={styles.ok} onClick={props.dismiss} aria-busy={props.busy || undefined}>
         {t('earnings.gotIt')}
       </button>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLocked, pictureSrcSet, postMediaUrl, type MediaView } from '../../sdk';
 import '../theme/tokens.css';
+import { Dialog } from '../dialog/Dialog';
 import styles from './MediaViewer.module.css';
 import { useMediaViewer } from './useMediaViewer';
 import { MAX_ZOOM, MIN_ZOOM } from './gestures';
@@ -22,22 +23,17 @@ export interface MediaViewerProps {
  * between a post's media.
  */
 export function MediaViewer({ post, media, index = 0, mediaCDN, authorName, onClose }: MediaViewerProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const list = (media ?? post?.media ?? []).filter((m) => !isLocked(m) && m.mediaStatus !== 4);
   const viewer = useMediaViewer(list.length, index, onClose);
-  const titleId = useId();
-  const dialog = useRef<HTMLDivElement>(null);
   const current = list[viewer.index];
 
   useEffect(() => {
-    const previous = (dialog.current?.getRootNode() as Document | ShadowRoot | undefined)?.activeElement as HTMLElement | null;
-    dialog.current?.focus();
     // The page behind must not scroll while the viewer is open.
     const overflow = document.documentElement.style.overflow;
     document.documentElement.style.overflow = 'hidden';
     return () => {
       document.documentElement.style.overflow = overflow;
-      previous?.focus?.();
     };
   }, []);
 
@@ -48,19 +44,17 @@ export function MediaViewer({ post, media, index = 0, mediaCDN, authorName, onCl
     : '';
 
   return (
-    <div
-      ref={dialog}
-      className={`fs-root ${styles.root}`}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      lang={i18n.resolvedLanguage ?? i18n.language}
-      onKeyDown={viewer.onKeyDown}
+    <Dialog
+      title={t('posts.viewer.title', { label })}
+      titleHidden
+      size="full"
+      closeButton={false}
+      initialFocus="dialog"
+      onClose={onClose}
+      bodyClassName={styles.root}
+      // Escape is the dialog's own; the viewer's keys are the rest.
+      onKeyDown={(event) => event.key !== 'Escape' && viewer.onKeyDown(event)}
     >
-      <h2 id={titleId} className={styles.visuallyHidden}>
-        {t('posts.viewer.title', { label })}
-      </h2>
       <div
         className={styles.stage}
         onPointerDown={viewer.onPointerDown}
@@ -112,6 +106,6 @@ export function MediaViewer({ post, media, index = 0, mediaCDN, authorName, onCl
           ✕
         </button>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import '../theme/tokens.css';
 import styles from './PostCard.module.css';
 import { FollowButton } from '../FollowButton';
 import { PostMedia } from '../PostMedia';
+import { Dialog } from '../dialog/Dialog';
 import { useFanstage } from '../FanstageProvider/context';
 import { usePostCard, usePostSeen, type PostCardCallbacks, type PostCardData, type PostHrefs } from './usePostCard';
 import type { TextPart } from './richText';
@@ -207,8 +208,7 @@ function ReadyPost(props: ReadyPostProps) {
       ) : null}
 
       {dialog?.kind === 'delete' ? (
-        <div className={styles.confirm} role="alertdialog" aria-modal="false" aria-labelledby={`${headingId}-delete`}>
-          <p id={`${headingId}-delete`}>{t('posts.deleteConfirm')}</p>
+        <Dialog title={t('posts.deleteConfirm')} alert size="small" closeButton={false} onClose={() => !deleting && setDialog(null)}>
           <div className={styles.confirmButtons}>
             <button
               type="button"
@@ -229,7 +229,7 @@ function ReadyPost(props: ReadyPostProps) {
               {t('posts.cancel')}
             </button>
           </div>
-        </div>
+        </Dialog>
       ) : null}
 
       {(dialog?.kind === 'share' && ShareDialog) || (dialog?.kind === 'media' && MediaViewer) ? (

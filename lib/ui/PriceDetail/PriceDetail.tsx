@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import styles from './moneyDialog.module.css';
-import { MoneyDialog } from './MoneyDialog';
+import { Dialog } from '../dialog/Dialog';
 import { usePriceDetail } from './usePriceDetail';
 
 export interface PriceDetailProps {
@@ -21,7 +21,7 @@ export function PriceDetail({ price, salt, subject, onClose }: PriceDetailProps)
   const { t } = useTranslation();
   const detail = usePriceDetail(price, salt, t('priceDetail.free'));
   return (
-    <MoneyDialog title={t('priceDetail.title')} onClose={onClose}>
+    <Dialog title={t('priceDetail.title')} onClose={onClose}>
       {subject ? <p className={styles.muted}>{subject}</p> : null}
       <p className={styles.price} aria-busy={!detail.ready || undefined}>
         {detail.label}
@@ -40,6 +40,6 @@ export function PriceDetail({ price, salt, subject, onClose }: PriceDetailProps)
           {t('priceDetail.ok')}
         </button>
       </div>
-    </MoneyDialog>
+    </Dialog>
   );
 }

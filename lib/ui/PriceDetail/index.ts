@@ -2,6 +2,4 @@ export { PriceDetail } from './PriceDetail';
 export type { PriceDetailProps } from './PriceDetail';
 export { usePriceDetail, priceBreakdown } from './usePriceDetail';
 export type { PriceBreakdown } from './usePriceDetail';
-export { MoneyDialog } from './MoneyDialog';
-export type { MoneyDialogProps } from './MoneyDialog';
 export { exactDollars } from './money';

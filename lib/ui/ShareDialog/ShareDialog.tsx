@@ -1,8 +1,7 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import styles from './ShareDialog.module.css';
-import { Modal } from './Modal';
+import { Dialog } from '../dialog/Dialog';
 import { useShareDialog, type UseShareDialogOptions } from './useShareDialog';
 
 export interface ShareDialogProps extends UseShareDialogOptions {
@@ -13,21 +12,10 @@ export interface ShareDialogProps extends UseShareDialogOptions {
 
 /** Share a post (SPEC §2 overlays): each network's share page, or copy the link. */
 export function ShareDialog({ onClose, postId: _postId, ...options }: ShareDialogProps) {
-  const { t, i18n } = useTranslation();
-  const titleId = useId();
+  const { t } = useTranslation();
   const { targets, open, copyLink, copy } = useShareDialog(options);
   return (
-    <Modal labelledBy={titleId} onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language}>
-      <div className={styles.head}>
-        <h2 id={titleId} className={styles.title}>
-          {t('share.title')}
-        </h2>
-        <button type="button" className={styles.close} onClick={onClose} aria-label={t('share.close')}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-          </svg>
-        </button>
-      </div>
+    <Dialog title={t('share.title')} closeLabel={t('share.close')} size="small" onClose={onClose}>
       <ul className={styles.networks}>
         {targets.map((target) => (
           <li key={target.network}>
@@ -55,6 +43,6 @@ export function ShareDialog({ onClose, postId: _postId, ...options }: ShareDialo
       <p className={styles.message} role="status">
         {copy === 'copied' ? t('share.copied') : copy === 'failed' ? <span className={styles.warning}>{t('share.noClipboard')}</span> : null}
       </p>
-    </Modal>
+    </Dialog>
   );
 }

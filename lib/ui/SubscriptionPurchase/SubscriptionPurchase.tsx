@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Subscription } from '../../contract';
 import styles from '../PriceDetail/moneyDialog.module.css';
-import { MoneyDialog } from '../PriceDetail/MoneyDialog';
+import { Dialog } from '../dialog/Dialog';
 import { useFanstage } from '../FanstageProvider/context';
 import { useSubscriptionPurchase, type OfferView, type PayWith } from './useSubscriptionPurchase';
 import { renderTopUpDialog } from './TopUpDialog';
@@ -70,7 +70,7 @@ export function SubscriptionPurchase(props: SubscriptionPurchaseProps) {
   const resubscribe = selected?.standing === 'resubscribe';
 
   return (
-    <MoneyDialog title={name ? t('subscription.titleFor', { name }) : t('subscription.title')} onClose={props.onClose}>
+    <Dialog title={name ? t('subscription.titleFor', { name }) : t('subscription.title')} onClose={props.onClose}>
       {state.status === 'loading' ? (
         <p role="status">{t('subscription.loading')}</p>
       ) : state.status === 'error' ? (
@@ -176,7 +176,7 @@ export function SubscriptionPurchase(props: SubscriptionPurchaseProps) {
           </div>
         </form>
       )}
-    </MoneyDialog>
+    </Dialog>
   );
 }
 

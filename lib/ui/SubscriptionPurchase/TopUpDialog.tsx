@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import styles from '../PriceDetail/moneyDialog.module.css';
-import { MoneyDialog } from '../PriceDetail/MoneyDialog';
+import { Dialog } from '../dialog/Dialog';
 import { WalletTopUp } from '../WalletTopUp';
 
 export interface TopUpDialogProps {
@@ -20,7 +20,7 @@ export interface TopUpDialogProps {
 export function TopUpDialog({ done, mode = 'popup', returnUrl, needed }: TopUpDialogProps) {
   const { t } = useTranslation();
   return (
-    <MoneyDialog title={t('unlock.buyCredits')} onClose={() => done(false)}>
+    <Dialog title={t('unlock.buyCredits')} onClose={() => done(false)}>
       <p className={styles.warning}>{t('errors.noMoney')}</p>
       <WalletTopUp hideTitle headingLevel={3} mode={mode} {...(returnUrl ? { returnUrl } : {})} {...(needed !== undefined ? { needed } : {})} onPaid={() => done(true)} />
       <div className={styles.actions}>
@@ -28,7 +28,7 @@ export function TopUpDialog({ done, mode = 'popup', returnUrl, needed }: TopUpDi
           {t('unlock.back')}
         </button>
       </div>
-    </MoneyDialog>
+    </Dialog>
   );
 }
 

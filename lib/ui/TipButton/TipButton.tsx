@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { Modal } from '../ShareDialog/Modal';
-import dialogStyles from '../ShareDialog/ShareDialog.module.css';
+import { Dialog } from '../dialog/Dialog';
 import { GiftPicker } from '../GiftPicker/GiftPicker';
 import { WalletTopUp } from '../WalletTopUp/WalletTopUp';
 import { useTipButton, type TipButtonState, type UseTipButtonOptions } from './useTipButton';
@@ -27,7 +26,6 @@ export function TipButton({ creator, onLoginRequired, paymentMode, onSent, class
 
 export function TipButtonView(props: TipButtonState & { className?: string }) {
   const { t, i18n } = useTranslation();
-  const titleId = useId();
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const body = useRef<HTMLDivElement>(null);
   const previousView = useRef(props.view);
@@ -56,17 +54,7 @@ export function TipButtonView(props: TipButtonState & { className?: string }) {
         </span>
       ) : null}
       {props.view !== 'closed' ? (
-        <Modal labelledBy={titleId} onClose={props.close} lang={lang} className={styles.panel}>
-          <div className={dialogStyles.head}>
-            <h2 id={titleId} className={dialogStyles.title}>
-              {props.name ? t('tip.title', { name: props.name }) : t('tip.titleAnonymous')}
-            </h2>
-            <button type="button" className={dialogStyles.close} onClick={props.close} aria-label={t('tip.close')}>
-              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-              </svg>
-            </button>
-          </div>
+        <Dialog title={props.name ? t('tip.title', { name: props.name }) : t('tip.titleAnonymous')} closeLabel={t('tip.close')} size="large" onClose={props.close} lang={lang}>
           <div ref={body} tabIndex={-1} className={styles.body}>
             {props.view === 'tip' ? (
               <>
@@ -103,7 +91,7 @@ export function TipButtonView(props: TipButtonState & { className?: string }) {
               </p>
             ) : null}
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </span>
   );

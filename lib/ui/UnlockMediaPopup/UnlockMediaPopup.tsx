@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import styles from '../PriceDetail/moneyDialog.module.css';
-import { MoneyDialog } from '../PriceDetail/MoneyDialog';
+import { Dialog } from '../dialog/Dialog';
 import { SubscriptionPurchase, type RenderTopUp, type SubscriptionPurchaseProps } from '../SubscriptionPurchase';
 import { renderTopUpDialog } from '../SubscriptionPurchase/TopUpDialog';
 import { useUnlockMedia, type UseUnlockMediaOptions } from './useUnlockMedia';
@@ -35,7 +35,7 @@ export function UnlockMediaPopup(props: UnlockMediaPopupProps) {
   const title = state.needsAgreement && (state.phase === 'offer' || state.phase === 'agreement') ? t('unlock.agreementTitle') : t('unlock.title');
 
   return (
-    <MoneyDialog title={title} onClose={onClose} role={state.needsAgreement && state.phase !== 'unlocked' ? 'alertdialog' : 'dialog'}>
+    <Dialog title={title} onClose={onClose} alert={state.needsAgreement && state.phase !== 'unlocked'}>
       {state.media === null || !state.priceReady ? (
         !state.found || !state.priceReady ? (
           <p role="status">{t('unlock.loading')}</p>
@@ -47,7 +47,7 @@ export function UnlockMediaPopup(props: UnlockMediaPopupProps) {
       ) : (
         <Body state={state} onClose={onClose} />
       )}
-    </MoneyDialog>
+    </Dialog>
   );
 }
 
