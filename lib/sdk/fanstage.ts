@@ -113,9 +113,21 @@ export function createFanstage(options: FanstageOptions): Fanstage {
   socket.on('notificationsRead', () => notifications.setUnreadCount(0));
   // The partner programme moved (docs/partners.md): the account's approved state, partner and
   // seller flags change with it, and the notification that came with it counts on the badge.
+  // The viewer's own profile follows too (partner, seller, the verified badge an administrator
+  // may revoke), and on approval (120, SPEC §4 "triggers media reload") their loaded posts are
+  // read again, so their media show as a seller's.
   socket.on('eventMessage', (message) => {
     if (message.event !== 'partnerStatusChanged' || !isLoggedIn()) return;
-    void session.loadAccount().catch(() => undefined);
+    const before = session.account.peek()?.approvedState;
+    void session
+      .loadAccount()
+      .then(() => {
+        const me = session.account.peek();
+        if (!me) return;
+        void profiles.load(me.id).catch(() => undefined);
+        if (me.approvedState === 120 && before !== 120) void posts.reloadBy(me.id);
+      })
+      .catch(() => undefined);
     void notifications.refreshCount().catch(() => undefined);
   });
   // The server ends this session (an admin block, a password changed elsewhere).

@@ -115,6 +115,15 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     return pending;
   }
 
+  /**
+   * Reads again every post of `userId` this page has loaded, so their media show as they now
+   * are (SPEC §4: an account approved as a partner, 120, reloads its media). Answers how many.
+   */
+  function reloadBy(userId: number): Promise<number> {
+    const ids = [...entries].filter(([, entry]) => entry.raw.peek()?.user.id === userId).map(([id]) => id);
+    return Promise.all(ids.map((id) => load(id).catch(() => undefined))).then(() => ids.length);
+  }
+
   function patch(id: number, change: (post: Post) => Post): Post | null {
     const entry = entries.get(id);
     const current = entry?.raw.peek();
@@ -228,6 +237,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     get,
     peek,
     load,
+    reloadBy,
     remember,
     toggleLike,
     remove,
