@@ -5,7 +5,7 @@ import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
 import { eq } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
-import { account, AFFILIATE_SHARE_PERCENT, balanceOf } from '../../server/src/ledger';
+import { account, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, reserve, settle } from '../../server/src/ledger';
 import { paymentCards, payoutRequests, users } from '../../server/src/db/schema';
 import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from '../../server/src/features/spending/domain';
 
@@ -317,6 +317,25 @@ describe('affiliates', () => {
     expect((await call('GET', '/api/earnings/transactions-affil/', creator)).json.body).toEqual([]);
     expect((await call('GET', '/api/earnings/', referrer)).json.body[0]).toMatchObject({ transactionType: 'affiliate', amountCents: share });
     expect((await call('GET', '/api/earnings/transactions-affil/?userId=0', referrer)).json.statusCode).toBe(-1);
+    await expectLedgerBalanced(app);
+  });
+
+  it('earn their share of a paid call’s minutes too, listed as affiliate lines', async () => {
+    const referrer = await createAccount(app, { seller: true });
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    await call('POST', '/api/users/aff-code', fan, { affCode: (await call('GET', '/api/users/invite', referrer)).json.body.code });
+    await fundWallet(app, fan.id, 400);
+    const db = app.fanstage.db;
+    const later = new Date(app.fanstage.clock.now().getTime() + 3_600_000);
+    const holdId = await inTransaction(db, (tx) => reserve(tx, { key: `call-affiliate:${fan.id}`, userId: fan.id, beneficiaryId: creator.id, amount: 400, purpose: 'call', expiresAt: later }));
+    // A minute the fan pays 200 for and the creator earns 160 of: a fee of 40, 10 % of it the referrer's.
+    await inTransaction(db, (tx) => settle(tx, { key: `call-affiliate:${fan.id}:minute:1`, holdId, fanAmount: 200, earnerCents: 160, meta: { purpose: 'call' } }));
+    const share = Math.floor((40 * AFFILIATE_SHARE_PERCENT) / 100);
+    expect(await earningsOf(app, referrer.id)).toBe(share);
+    expect((await call('GET', '/api/earnings/', referrer)).json.body).toMatchObject([{ transactionType: 'affiliate', amountCents: share, user: { id: fan.id } }]);
+    expect((await call('GET', '/api/earnings/transactions-affil/', referrer)).json.body).toMatchObject([{ transactionType: 'affiliate', amountCents: share }]);
+    expect((await call('GET', '/api/earnings/', creator)).json.body).toMatchObject([{ transactionType: 'call', amountCents: 160 }]);
     await expectLedgerBalanced(app);
   });
 

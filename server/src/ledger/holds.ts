@@ -99,7 +99,7 @@ export async function settle(tx: Tx, input: SettleInput): Promise<TransferResult
     if (hold.beneficiaryId === null) throw new Error('The hold has no beneficiary');
     const beneficiaryId = hold.beneficiaryId;
     const [fan] = await t.select({ referrerId: users.referrerId }).from(users).where(eq(users.id, hold.userId));
-    const { legs: fees } = feeLegs(hold.userId, input.fanAmount - input.earnerCents, fan?.referrerId ?? null);
+    const { legs: fees, affiliate } = feeLegs(hold.userId, input.fanAmount - input.earnerCents, fan?.referrerId ?? null);
     const legs: Leg[] = [{ account: account.holds, amount: -input.fanAmount }, ...fees];
     if (input.earnerCents > 0) legs.push({ account: account.earnings(beneficiaryId), amount: input.earnerCents });
     const request: TransferInput = {
@@ -107,7 +107,8 @@ export async function settle(tx: Tx, input: SettleInput): Promise<TransferResult
       kind: 'hold-settle',
       userId: hold.userId,
       counterpartyId: beneficiaryId,
-      meta: { ...input.meta, holdId: hold.id },
+      // The affiliate's share named as `pay` names it, so earnings list it as an affiliate line.
+      meta: { ...input.meta, holdId: hold.id, ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}) },
       legs,
       fingerprint: ['settle', hold.id, input.fanAmount, input.earnerCents, sortedMeta(input.meta)],
     };
