@@ -27,7 +27,7 @@ export function Header() {
     <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
       <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''}`}>
         {showBack ? <BackButton /> : null}
-        <Link href="/" className={`${styles.logo} ${title || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
+        <Link href="/" className={`${styles.logo} ${title || showBack || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
           <LogoMark />
           <span className={styles.wordmark}>{t('app.name')}</span>
         </Link>

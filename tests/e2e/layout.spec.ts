@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { agreeToTerms, viewports } from './support';
+
+/*
+ * What a new visitor tripped over (issue 14), measured at the three layout widths: no
+ * horizontal overflow, no overlapping boxes, the controls that matter inside the screen, and
+ * axe clean of the rules the site broke. The signed-in items (a phone's chat header, the
+ * creator's sidebar and earnings badge) are measured in chat.spec.ts.
+ */
+
+const widths = [viewports.phone, viewports.tablet, viewports.web] as const;
+const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
+
+/** The page scrolls only downwards: nothing sticks out past the right edge. */
+async function expectNoHorizontalOverflow(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth, culprits } = await page.evaluate(() => {
+    // The elements reaching past the right edge, outermost first, to name in the failure.
+    const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().right)} px)`);
+    return { scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth, culprits };
+  });
+  expect(scrollWidth, `${what}: no horizontal overflow; past the edge: ${culprits.join(', ')}`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Each box lies inside the viewport's width, and no two of them overlap. */
+async function expectApartAndOnScreen(page: Page, items: Record<string, Locator>): Promise<void> {
+  const width = page.viewportSize()!.width;
+  const boxes: [string, { x: number; y: number; width: number; height: number }][] = [];
+  for (const [name, locator] of Object.entries(items)) {
+    const box = await locator.boundingBox();
+    expect(box, `${name} is shown`).not.toBeNull();
+    expect(box!.x, `${name} starts inside the screen`).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, `${name} ends inside the screen`).toBeLessThanOrEqual(width + 0.5);
+    boxes.push([name, box!]);
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [an, a] = boxes[i]!;
+      const [bn, b] = boxes[j]!;
+      const apart = a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y + 0.5 || b.y + b.height <= a.y + 0.5;
+      expect(apart, `${an} and ${bn} do not overlap`).toBe(true);
+    }
+  }
+}
+
+/** axe-core over the whole page, limited to the rules issue 14 named. */
+async function expectAxeClean(page: Page, what: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch', 'region', 'landmark-unique'] }, resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  });
+  expect(violations, `${what}: axe`).toEqual([]);
+}
+
+test.describe('layout at 375, 870 and 1280 px', () => {
+  for (const viewport of widths) {
+    test(`a visitor's screens fit at ${viewport.width} px`, async ({ page }) => {
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+      await agreeToTerms(page);
+      await page.setViewportSize(viewport);
+
+      // The home page: nothing past the edge, and on a phone a post within the first two screens.
+      await page.goto('/');
+      await expect(page.getByRole('main'), pageErrors.join('\n')).toBeVisible();
+      await expectNoHorizontalOverflow(page, '/');
+      await expectAxeClean(page, '/');
+      if (viewport.width < 870) {
+        const post = page.locator('article[data-post-id]').first();
+        await expect(post).toBeAttached();
+        const top = await post.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
+        expect(top, 'the first post starts within two screens').toBeLessThan(2 * viewport.height);
+      }
+
+      // A desktop visitor can log in or sign up without first trying a protected action.
+      if (viewport.width >= 1280) {
+        await expect(page.getByRole('link', { name: 'Sign up' }).first()).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Log in' }).first()).toBeVisible();
+      }
+
+      // A creator's profile.
+      await page.goto('/lucy.rivers');
+      await expect(page.getByRole('heading', { level: 1 }), pageErrors.join('\n')).toBeVisible();
+      await expectNoHorizontalOverflow(page, '/lucy.rivers');
+      await expectAxeClean(page, '/lucy.rivers');
+
+      // The login dialog opened from /sign-up: inside the screen, "Not now" whole, the password
+      // clear of its Show password button.
+      await page.goto('/sign-up');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectNoHorizontalOverflow(page, '/sign-up');
+      await expectAxeClean(page, '/sign-up');
+      await page.getByRole('main').getByRole('button', { name: 'Log in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Log in or sign up to continue' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByLabel('E-mail')).toBeFocused();
+      await expectNoHorizontalOverflow(page, 'login dialog');
+      const password = dialog.getByLabel('Password', { exact: true });
+      await password.fill('a rather long password, longer than the field is wide');
+      await expectApartAndOnScreen(page, { 'the dialog': dialog });
+      await expectApartAndOnScreen(page, {
+        'Show password': dialog.getByRole('button', { name: 'Show password' }),
+        'Not now': dialog.getByRole('button', { name: 'Not now' }),
+        'Close': dialog.getByRole('button', { name: 'Close' }),
+      });
+      const notNow = dialog.getByRole('button', { name: 'Not now' });
+      await notNow.scrollIntoViewIfNeeded();
+      await expect(notNow).toBeInViewport({ ratio: 1 });
+      // Show password sits inside the field, at its end: the typed text must stop before it.
+      const room = await password.evaluate((input) => {
+        const button = input.parentElement!.querySelector('button')!.getBoundingClientRect();
+        const field = input.getBoundingClientRect();
+        return { textEnds: field.right - parseFloat(getComputedStyle(input).paddingRight), buttonStarts: button.left };
+      });
+      expect(room.textEnds, 'the typed password stops before Show password').toBeLessThanOrEqual(room.buttonStarts + 0.5);
+      await notNow.click();
+      await expect(dialog).toBeHidden();
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  test('consent starts with statistics and marketing unticked, at every width', async ({ page }) => {
+    for (const viewport of widths) {
+      await page.context().clearCookies();
+      await page.setViewportSize(viewport);
+      await page.goto('/');
+      const gate = page.getByRole('dialog', { name: /18/ });
+      await expect(gate).toBeVisible();
+      await expectNoHorizontalOverflow(page, 'age gate');
+      await expect(gate.getByRole('button', { name: 'I am 18+ and agree to all' })).toBeFocused();
+      await gate.getByRole('button', { name: 'Show advanced cookie settings' }).click();
+      await expect(gate.getByRole('checkbox', { name: /Statistics/ })).not.toBeChecked();
+      await expect(gate.getByRole('checkbox', { name: /Marketing/ })).not.toBeChecked();
+      await expectApartAndOnScreen(page, {
+        'Agree to all': gate.getByRole('button', { name: 'I am 18+ and agree to all' }),
+        'Agree and save my choice': gate.getByRole('button', { name: 'I am 18+, agree and save my choice' }),
+      });
+      // Escape does not dismiss the agreement.
+      await page.keyboard.press('Escape');
+      await expect(gate).toBeVisible();
+    }
+  });
+});
