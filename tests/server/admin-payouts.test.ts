@@ -6,7 +6,7 @@ import { apiCaller } from '../support/inject';
 import { eq, sql } from '../support/db';
 import { expectLedgerBalanced } from '../support/money';
 import { account as ledgerAccount, accountId, transfer } from '../../server/src/ledger';
-import { ledgerAccounts } from '../../server/src/db/schema';
+import { ledgerAccounts, ledgerTransfers } from '../../server/src/db/schema';
 import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from '../../server/src/features/spending/domain';
 
 let server: TestServer;
@@ -64,6 +64,11 @@ describe('GET /api/admin/payouts', () => {
     ]);
 
     expect((await call('POST', `/api/admin/payouts/${older}/sent`, admin)).json.body).toMatchObject({ id: older, status: 'sent' });
+    // The ledger logs who marked it paid; a second administrator marking it again changes nothing.
+    const other = await createAccount(app, { level: 500 });
+    expect((await call('POST', `/api/admin/payouts/${older}/sent`, other)).json.body).toMatchObject({ id: older, status: 'sent' });
+    const logged = await app.fanstage.db.select({ meta: ledgerTransfers.meta }).from(ledgerTransfers).where(eq(ledgerTransfers.idempotencyKey, `payout-sent:${older}`));
+    expect(logged).toEqual([{ meta: { payoutId: older, adminId: admin.id } }]);
     const after = (await call('GET', '/api/admin/payouts', admin)).json.body as { id: number }[];
     expect(after.map((payout) => payout.id)).not.toContain(older);
     expect(after.map((payout) => payout.id)).toContain(newer);

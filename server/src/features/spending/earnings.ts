@@ -216,7 +216,11 @@ export function createEarningsService(ctx: AppContext) {
     },
 
     /** The platform paid a request: its money leaves payouts-pending, once however often this is called. */
-    async markPayoutSent(payoutId: number): Promise<Payout> {
+    /**
+     * An administrator paid a payout request: its money leaves the pending payouts. The ledger's
+     * transfer (append-only) names who decided it, as every decision of the moderation is logged.
+     */
+    async markPayoutSent(payoutId: number, adminId: number): Promise<Payout> {
       return inTransaction(db, async (tx) => {
         const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.id, payoutId)).for('update');
         if (row === undefined) throw new AppError('not-found');
@@ -226,7 +230,7 @@ export function createEarningsService(ctx: AppContext) {
           key: `payout-sent:${row.id}`,
           kind: 'payout-sent',
           userId: row.userId,
-          meta: { payoutId: row.id },
+          meta: { payoutId: row.id, adminId },
           legs: [
             { account: account.payoutsPending, amount: -row.amount },
             { account: account.payoutsSent, amount: row.amount },

@@ -169,15 +169,15 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['admin'],
-        summary: 'The platform paid a payout request (admins): its money leaves the pending payouts, once however often this is called',
+        summary: 'The platform paid a payout request (admins): its money leaves the pending payouts, once however often this is called; the ledger logs which administrator marked it',
         params: PayoutIdParams,
         response: { 200: BodyEnvelope(Payout) },
       },
       preHandler: authenticate,
     },
     async (request) => {
-      requireLevel(request, 500);
-      return withBody(await earnings.markPayoutSent(request.params.id));
+      const admin = requireLevel(request, 500);
+      return withBody(await earnings.markPayoutSent(request.params.id, admin.id));
     },
   );
 
