@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { PageQuery, PostList } from '../../../../lib/contract/posts';
@@ -7,6 +8,7 @@ import type { App, AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
 import { optionalViewer } from '../auth/guard';
 import { pageOf } from '../timeline/domain';
+import { visitorPagesOf } from '../timeline/visitor-pages';
 import { searchSizes } from './domain';
 import { createSearchService, type SearchService } from './service';
 
@@ -21,6 +23,7 @@ const postList = { 200: BodyEnvelope(PostList) };
 
 export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
   const service = createSearchService(ctx);
+  const visitorPages = visitorPagesOf(app, ctx);
   const viewerOf = (request: { viewer: { id: number } | null }) => request.viewer?.id ?? null;
 
   app.get(
@@ -103,7 +106,17 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
       },
       preHandler: optionalViewer,
     },
-    async (request) => withBody(await service.posts(request.query.q, viewerOf(request), pageOf(request.query, searchSizes.posts))),
+    async (request, reply) => {
+      const viewerId = viewerOf(request);
+      const page = pageOf(request.query, searchSizes.posts);
+      if (viewerId === null) {
+        // A visitor's search is the same for every visitor: see VisitorPages.
+        const key = `search:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}:${request.query.q}`;
+        const json = await visitorPages.get(key, () => service.posts(request.query.q, null, page));
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+      }
+      return withBody(await service.posts(request.query.q, viewerId, page));
+    },
   );
 
   return service;

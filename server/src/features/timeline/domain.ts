@@ -41,6 +41,9 @@ export const publicFirstPageTtlMs = 1_500;
  */
 export const publicFirstPageStaleMs = 5_000;
 
+/** How many visitors' pages (deep timeline pages, post searches) a node holds at most. */
+export const visitorPagesMaxEntries = 256;
+
 /**
  * SPEC §3: the gender filter takes 0–4, 0 only for logged-in users, default 1. Profiles carry
  * gender 1 (man) or 2 (woman), so the filter values map to:

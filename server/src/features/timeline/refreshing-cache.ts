@@ -48,6 +48,11 @@ export class RefreshingCache<K, V> {
     return pending;
   }
 
+  /** Drops every entry; loads under way still finish and are kept under their keys. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   private set(key: K, value: V): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {

@@ -8,8 +8,9 @@ import type { App, AppContext } from '../../context';
 import { errors } from '../../errors';
 import { withBody } from '../../http/envelope';
 import { authenticate, optionalViewer, viewerOf } from '../auth/guard';
-import { isFirstPage, pageOf, pageSizes, resolveGenderFilter } from './domain';
+import { pageOf, pageSizes, resolveGenderFilter } from './domain';
 import { createTimelineService, type TimelineService } from './service';
+import { visitorPagesOf } from './visitor-pages';
 
 const TourQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) });
 const OnlineUsersQuery = Type.Object({
@@ -23,6 +24,7 @@ const tags = ['feeds'];
 
 export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineService {
   const service = createTimelineService(ctx);
+  const visitorPages = visitorPagesOf(app, ctx);
 
   app.get(
     '/papi/2/timeline',
@@ -40,9 +42,12 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       const filter = resolveGenderFilter(request.query.gender, viewerId !== null);
       if (filter === null) throw errors.invalidRequest({ location: 'querystring', field: 'gender', reason: 'gender 0 needs a login' });
       const page = pageOf(request.query, pageSizes.timeline);
-      if (viewerId === null && isFirstPage(page)) {
-        // Already the envelope's JSON bytes: Fastify sends a Buffer as it is.
-        return (reply as FastifyReply).type('application/json; charset=utf-8').send(await service.publicFirstPageJson(filter, page.limit));
+      if (viewerId === null) {
+        // Nothing in a visitor's page is per viewer: one answer serves them all for a moment,
+        // already the envelope's JSON bytes (Fastify sends a Buffer as it is).
+        const key = `timeline:${filter}:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}`;
+        const json = await visitorPages.get(key, () => service.publicTimeline(null, filter, page));
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
       }
       return withBody(await service.publicTimeline(viewerId, filter, page));
     },

@@ -6,13 +6,11 @@ import type { AppContext } from '../../context';
 import { follows, media, mediaUnlocks, postHashtags, postMedia, posts, users } from '../../db/schema';
 import { errors } from '../../errors';
 import { TtlCache } from '../../http/ttl-cache';
-import { RefreshingCache } from './refreshing-cache';
-import { withBody } from '../../http/envelope';
 import { loadPosts, loadPostsOf } from '../posts/views';
 import { profileColumns } from '../users/service';
 import { onlineWindowMs, parseUserRef, toPublicProfile, type ProfileRow } from '../users/domain';
 import { activeCreator, activeUser, newestFirst, notBlockedBetween, oldestFirst, publishedPost, visibleTo } from './conditions';
-import { followsManyTtlMs, privateLateralMaxAuthors, profileGenderOf, publicFirstPageStaleMs, publicFirstPageTtlMs, sample, tourCacheTtlMs, tourPoolSize, type Page } from './domain';
+import { followsManyTtlMs, privateLateralMaxAuthors, profileGenderOf, sample, tourCacheTtlMs, tourPoolSize, type Page } from './domain';
 
 /** A post has at least one media (the profile grid, the tour, discover's new posts). */
 export const hasMedia: SQL = sql`exists(select 1 from ${postMedia} where ${postMedia.postId} = ${posts.id})`;
@@ -85,8 +83,6 @@ export function createTimelineService(ctx: AppContext) {
 
   const postIds = (where: (SQL | undefined)[], viewerId: number | null, page: Page) => visiblePostIds(ctx, where, viewerId, page);
 
-  // Visitors' first pages hold nothing per viewer, so one answer serves them all for a moment.
-  const firstPages = new RefreshingCache<string, Buffer>(publicFirstPageTtlMs, publicFirstPageStaleMs, 64);
   const tours = new TtlCache<number, number[]>(tourCacheTtlMs, 16);
 
   /** The active user a profile reference (username or id) names, or user-not-found. */
@@ -136,18 +132,6 @@ export function createTimelineService(ctx: AppContext) {
     },
 
     /**
-     * A visitor's first page of the public timeline as the finished envelope (UTF-8 JSON). It holds
-     * nothing per viewer, so one answer serves every visitor for a moment, and keeping the text
-     * spares serialising fifteen posts on every request as well as the three queries.
-     */
-    async publicFirstPageJson(filter: number, limit: number): Promise<Buffer> {
-      return firstPages.get(`${filter}:${limit}`, async () => {
-        const list = await this.publicTimeline(null, filter, { limit, offset: 0, before: null });
-        return Buffer.from(JSON.stringify(withBody(list)));
-      });
-    },
-
-    /**
      * `/api/2/timeline`: the viewer's own posts and those of the people they follow.
      *
      * Someone following a few creators would make a walk down the newest-posts index read
@@ -174,10 +158,8 @@ export function createTimelineService(ctx: AppContext) {
         ctx,
         `private-merge:${before ? 'before' : 'newest'}`,
         () => sql`
-        select recent.id from (
-          select ${sql.placeholder('viewer')}::int as id
-          union all
-          select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}
+        select recent.id from unnest(
+          array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}) || ${sql.placeholder('viewer')}::int
         ) as author(id)
         join ${users} on ${users.id} = author.id
         cross join lateral (

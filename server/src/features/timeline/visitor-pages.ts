@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { Post } from '../../../../lib/contract/posts';
+import type { AppContext } from '../../context';
+import { withBody } from '../../http/envelope';
+import { publicFirstPageStaleMs, publicFirstPageTtlMs, visitorPagesMaxEntries } from './domain';
+import { RefreshingCache } from './refreshing-cache';
+
+/**
+ * Visitors' pages of the public lists (the public timeline at any offset or `ts`, post search)
+ * as finished bytes: they hold nothing per viewer, so one answer serves every visitor for a
+ * moment, as the first page always did (fresh for 1.5 s, then answered while one request
+ * reloads it, up to 5 s more). The pages a viewer sees are read fresh.
+ *
+ * What a visitor may see changes with writes: a post made, edited or deleted, likes and
+ * comments, a price, an account deleted or blocked. Any write this node answers successfully
+ * starts a new generation, so the next visitor reads the database; other nodes catch up as
+ * their pages expire.
+ */
+export class VisitorPages {
+  private readonly pages = new RefreshingCache<string, Buffer>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
+  private generation = 0;
+
+  /** The page under `key` (its list and every query value), loaded by `load` when not held. */
+  get(key: string, load: () => Promise<Post[]>): Promise<Buffer> {
+    return this.pages.get(`${this.generation}|${key}`, async () => Buffer.from(JSON.stringify(withBody(await load()))));
+  }
+
+  /** Forgets every page: the next request of each reads the database. */
+  invalidate(): void {
+    this.generation += 1;
+    this.pages.clear();
+  }
+}
+
+const byContext = new WeakMap<AppContext, VisitorPages>();
+
+/**
+ * The node's visitor pages, one set per app; the first call also makes every successful write
+ * of this app invalidate them.
+ */
+export function visitorPagesOf(app: FastifyInstance, ctx: AppContext): VisitorPages {
+  let pages = byContext.get(ctx);
+  if (pages === undefined) {
+    const created = new VisitorPages();
+    pages = created;
+    byContext.set(ctx, created);
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && reply.statusCode < 400) created.invalidate();
+      done();
+    });
+  }
+  return pages;
+}
