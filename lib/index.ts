@@ -6,4 +6,4 @@ export * from './ui';
 export * from './sdk';
 // The component wins the name here; the answer of `GET /api/chat/conversations` keeps it in `fanstage/sdk`.
 export { ConversationList } from './ui';
-export { createI18n, languages, defaultLanguage, isLanguage, pickLanguage } from './i18n';
+export { createI18n, languages, defaultLanguage, isLanguage, pickLanguage, loadLanguage, isLanguageLoaded } from './i18n';

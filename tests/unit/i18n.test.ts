@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ErrorKeys } from '../../lib/contract';
-import { createI18n, languages, resources } from '../../lib/i18n';
+import { createI18n, isLanguageLoaded, languages, loadLanguage } from '../../lib/i18n';
+
+// Czech is a chunk of its own (only English is bundled); every test here reads both.
+const resources = { en: await loadLanguage('en'), cs: await loadLanguage('cs') };
 
 type Tree = { [key: string]: string | Tree };
 
@@ -122,5 +125,33 @@ describe('gift names', () => {
     }
     expect(giftName(cs.t, { name: 'Champagne', imageName: 'champagne.webp' })).toBe('Šampaňské');
     expect(giftName(cs.t, { name: 'Balloon', imageName: 'balloon.webp' })).toBe('Balloon');
+  });
+});
+
+describe('the language chunks', () => {
+  it('bundle English and fetch Czech once, so an instance made after loading speaks Czech from the start', async () => {
+    expect(isLanguageLoaded('en')).toBe(true);
+    const [first, second] = await Promise.all([loadLanguage('cs'), loadLanguage('cs')]);
+    expect(second).toBe(first);
+    expect(createI18n('cs').t('price.free')).toBe('zdarma');
+  });
+
+  it('make a Czech instance made before the strings are in wait for them (react-i18next suspends) rather than speak English', async () => {
+    vi.resetModules();
+    const fresh = await import('../../lib/i18n');
+    expect(fresh.isLanguageLoaded('cs')).toBe(false);
+    const i18n = fresh.createI18n('cs');
+    expect(i18n.hasLoadedNamespace('translation')).toBe(false);
+    await vi.waitFor(() => expect(i18n.hasLoadedNamespace('translation')).toBe(true));
+    expect(fresh.isLanguageLoaded('cs')).toBe(true);
+    expect(i18n.t('price.free')).toBe('zdarma');
+  });
+
+  it('switch an English instance to Czech only once the Czech strings are in', async () => {
+    const i18n = createI18n('en');
+    await i18n.changeLanguage('cs');
+    expect(i18n.language).toBe('cs');
+    expect(i18n.t('price.free')).toBe('zdarma');
+    expect(i18n.t('enums:gender.2')).toBe('Žena');
   });
 });

@@ -10,8 +10,11 @@ import {
   type NotificationTab,
 } from '../../lib/sdk';
 import { NotificationTabs, NotificationTypes } from '../../lib/contract';
-import { createI18n } from '../../lib/i18n';
+import { createI18n, loadLanguage } from '../../lib/i18n';
 import { profile } from './support/profiles';
+
+// Czech is a chunk of its own; the Czech texts below need it loaded.
+await loadLanguage('cs');
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
