@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
@@ -10,20 +10,24 @@ import { Header } from './layout/Header';
 import { BottomNav } from './layout/BottomNav';
 import { SideNav } from './layout/SideNav';
 import { Footer } from './layout/Footer';
-import { LoginPrompt } from './overlays/LoginPrompt';
-import { LogoutConfirm } from './overlays/LogoutConfirm';
 import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
-import { ChangedTerms } from './overlays/ChangedTerms';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
-import { CallOverlay } from './overlays/CallOverlay';
-import { InvitationPrompt } from './overlays/InvitationPrompt';
 import { useLandingQuery } from './landing';
 import { PartnerBanner } from './layout/PartnerBanner';
-import { VerifyIdPrompt } from './overlays/VerifyIdPrompt';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
+import { lazyPart } from './layout/lazyPart';
 import styles from './App.module.css';
+
+// What only a signed-in person or a rare moment shows stays out of a visitor's first load:
+// each is fetched the first time it is wanted.
+const CallOverlay = lazyPart<Record<string, never>>(() => import('./overlays/CallOverlay').then((m) => ({ default: m.CallOverlay })));
+const LoginPrompt = lazyPart<Record<string, never>>(() => import('./overlays/LoginPrompt').then((m) => ({ default: m.LoginPrompt })));
+const LogoutConfirm = lazyPart<Record<string, never>>(() => import('./overlays/LogoutConfirm').then((m) => ({ default: m.LogoutConfirm })));
+const ChangedTerms = lazyPart<ComponentProps<typeof import('./overlays/ChangedTerms').ChangedTerms>>(() => import('./overlays/ChangedTerms').then((m) => ({ default: m.ChangedTerms })));
+const InvitationPrompt = lazyPart<ComponentProps<typeof import('./overlays/InvitationPrompt').InvitationPrompt>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
+const VerifyIdPrompt = lazyPart<ComponentProps<typeof import('./overlays/VerifyIdPrompt').VerifyIdPrompt>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
 
 const Home = lazyScreen(() => import('./routes/Home'));
 const Discover = lazyScreen(() => import('./routes/Discover'));
@@ -65,7 +69,7 @@ const Contact = lazyScreen(() => import('./routes/Contact'));
 
 export function App() {
   const { t } = useTranslation();
-  const { title, loggedIn, sessionChecked, fanstage } = useSite();
+  const { title, loggedIn, sessionChecked, fanstage, loginPromptOpen, logoutConfirmOpen } = useSite();
   const [location] = useLocation();
   useNavigationEffects(location);
   const landing = useLandingQuery(fanstage, location);
@@ -77,6 +81,10 @@ export function App() {
   // gate; until the session is known, neither shows for them.
   const changedTerms = !terms.agreed && terms.olderConsent && (loggedIn || !sessionChecked);
   const gate = !terms.agreed && !changedTerms;
+  const invitation = sessionChecked && !loggedIn && !gate && location !== '/sign-up' ? landing.invitation : null;
+  const invitationWanted = useWanted(invitation !== null);
+  const loginPromptWanted = useWanted(loginPromptOpen);
+  const logoutConfirmWanted = useWanted(logoutConfirmOpen);
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
@@ -155,16 +163,26 @@ export function App() {
       </div>
       <BottomNav />
       <RealtimeNotice />
-      <CallOverlay />
-      <LoginPrompt />
-      {/* The invitation waits for the session check and the age agreement; members never see it, and the sign-up names the inviter itself. */}
-      <InvitationPrompt invitation={sessionChecked && !loggedIn && !gate && location !== '/sign-up' ? landing.invitation : null} onClosed={landing.dismiss} />
-      <LogoutConfirm />
-      {gate ? null : <VerifyIdPrompt location={location} />}
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
-      {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}
+      {/* The lazily fetched parts mount when first wanted and stay, so their dialogs close as they open. */}
+      <Suspense fallback={null}>
+        {loggedIn ? <CallOverlay /> : null}
+        {loginPromptWanted ? <LoginPrompt /> : null}
+        {/* The invitation waits for the session check and the age agreement; members never see it, and the sign-up names the inviter itself. */}
+        {invitationWanted ? <InvitationPrompt invitation={invitation} onClosed={landing.dismiss} /> : null}
+        {logoutConfirmWanted ? <LogoutConfirm /> : null}
+        {gate || !loggedIn ? null : <VerifyIdPrompt location={location} />}
+        {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}
+      </Suspense>
     </div>
   );
+}
+
+/** True from the first time `now` is, on: a lazily fetched dialog stays mounted once opened. */
+function useWanted(now: boolean): boolean {
+  const [wanted, setWanted] = useState(now);
+  if (now && !wanted) setWanted(true);
+  return wanted || now;
 }
 
 function ScreenLoading() {
