@@ -327,6 +327,24 @@ describe('access tokens', () => {
     expect(malformed.statusCode).toBe(401);
     expect((await me(good)).json).toEqual({ statusCode: 1 });
   });
+
+  it('holds a checked signature only for those very bytes, and only until the token expires', async () => {
+    const account = await createAccount(app, { verified: false });
+    const now = Math.floor(Date.now() / 1000);
+    const good = await sign({ userId: account.id }, app.fanstage.config.jwtSecret, now + 2);
+    expect((await me(good)).json).toEqual({ statusCode: 1 });
+    // The same claims under a signature that is not the key's: refused though the good one was just checked.
+    const [header, payload, signature] = good.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await me(`${header}.${payload}.${flipped}`)).response.statusCode).toBe(401);
+    // Claims changed under the good signature (another account): refused.
+    const other = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), userId: account.id + 1 })).toString('base64url');
+    expect((await me(`${header}.${other}.${signature}`)).response.statusCode).toBe(401);
+    expect((await me(good)).json).toEqual({ statusCode: 1 });
+    // Past its expiry the held check no longer counts.
+    await new Promise((r) => setTimeout(r, (now + 2) * 1000 - Date.now() + 50));
+    expect((await me(good)).response.statusCode).toBe(401);
+  });
 });
 
 describe('password reset', () => {

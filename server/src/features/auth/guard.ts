@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { SignJWT, jwtVerify } from 'jose';
-import { and, eq } from 'drizzle-orm';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { preparedStatement } from '../../db/prepared';
 import { embedConsents, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { sourceOf } from '../../http/origins';
@@ -105,6 +106,38 @@ async function authenticateRequest(request: FastifyRequest, token: string): Prom
   if (sessionFamily !== null) sessionFamilies.set(request, sessionFamily);
 }
 
+/**
+ * Tokens whose signature this node has checked, with their claims, per key: a session sends the
+ * same access token with every request for a quarter of an hour, and the signature check
+ * (WebCrypto's HMAC through jose) was the largest part of an authenticated read's own work. A
+ * token is the same bytes with the same signature every time, so the check's outcome holds
+ * for as long as the token lives; expiry is checked on every use, and the account behind it
+ * (blocked, deleted, sessions ended) is read on every request below.
+ */
+const verifiedTokens = new WeakMap<AppContext['config'], Map<string, JWTPayload>>();
+const maxVerifiedTokens = 10_000;
+
+async function verifiedPayload(ctx: AppContext, token: string): Promise<JWTPayload> {
+  let known = verifiedTokens.get(ctx.config);
+  if (known === undefined) {
+    known = new Map();
+    verifiedTokens.set(ctx.config, known);
+  }
+  const held = known.get(token);
+  // As jose: a token is expired from the second its `exp` names.
+  if (held !== undefined && typeof held.exp === 'number' && held.exp > Date.now() / 1000) return held;
+  if (held !== undefined) known.delete(token);
+  // The algorithm is pinned: a token announcing `none` or an asymmetric algorithm is refused
+  // before its signature is even looked at.
+  const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+  if (known.size >= maxVerifiedTokens) {
+    const oldest = known.keys().next();
+    if (!oldest.done) known.delete(oldest.value);
+  }
+  known.set(token, payload);
+  return payload;
+}
+
 /** Verifies the token and loads the account behind it; throws 401 for anything not right. */
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
   let userId: number;
@@ -112,9 +145,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   let sessionFamily: string | null;
   let binding: { origin: string; consentId: number | null } | null = null;
   try {
-    // The algorithm is pinned: a token announcing `none` or an asymmetric algorithm is refused
-    // before its signature is even looked at.
-    const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+    const payload = await verifiedPayload(ctx, token);
     if (typeof payload.userId !== 'number' || !Number.isSafeInteger(payload.userId) || typeof payload.iat !== 'number') throw unauthorized();
     userId = payload.userId;
     issuedAt = payload.iat;
@@ -131,20 +162,24 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   const consentId = binding?.consentId ?? null;
   // A widget token is as good as the fan's consent behind it: revoking the consent (deleting
   // its row) ends the session at once, in the same query that loads the account.
-  const [user] = await ctx.db
-    .select({
-      id: users.id,
-      level: users.level,
-      emailVerified: users.emailVerified,
-      bannedAt: users.bannedAt,
-      deletedAt: users.deletedAt,
-      tokensValidAfter: users.tokensValidAfter,
-      consentId: embedConsents.id,
-    })
-    .from(users)
-    .leftJoin(embedConsents, and(eq(embedConsents.id, consentId ?? -1), eq(embedConsents.userId, users.id)))
-    .where(eq(users.id, userId))
-    .limit(1);
+  // Every authenticated request asks this, so it is built once and runs prepared.
+  const account = preparedStatement(ctx.db, 'auth:account', () =>
+    ctx.db
+      .select({
+        id: users.id,
+        level: users.level,
+        emailVerified: users.emailVerified,
+        bannedAt: users.bannedAt,
+        deletedAt: users.deletedAt,
+        tokensValidAfter: users.tokensValidAfter,
+        consentId: embedConsents.id,
+      })
+      .from(users)
+      .leftJoin(embedConsents, and(eq(embedConsents.id, sql.placeholder('consentId')), eq(embedConsents.userId, users.id)))
+      .where(eq(users.id, sql.placeholder('userId')))
+      .limit(1),
+  );
+  const [user] = await account.execute({ userId, consentId: consentId ?? -1 });
   if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw unauthorized();
   if (user.tokensValidAfter !== null && issuedAt * 1000 < user.tokensValidAfter.getTime()) throw unauthorized();
   if (consentId !== null && user.consentId === null) throw unauthorized();

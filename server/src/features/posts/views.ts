@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MediaView } from '../../../../lib/contract/media';
 import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db';
+import { preparedStatement } from '../../db/prepared';
 import {
   follows,
   ledgerAccounts,
@@ -240,36 +240,6 @@ export function viewerValues(ctx: AppContext, viewerId: number | null): Record<s
   if (viewerId === null) return {};
   const now = ctx.clock.now();
   return { viewer: viewerId, now: now.toISOString(), graceStart: new Date(now.getTime() - RENEWAL_GRACE_MS).toISOString() };
-}
-
-interface Statement<T> {
-  execute(values?: Record<string, unknown>): Promise<T>;
-}
-
-const statements = new WeakMap<Database, Map<string, Statement<unknown>>>();
-
-/**
- * A statement built once per database and kind (`key`) and run as a named prepared statement:
- * building a query with Drizzle cost more of the server's time than anything else a page of
- * posts does, and PostgreSQL parses a named statement once per connection. `build` must put
- * every value behind a placeholder; the kinds are few and fixed (never a value in the key).
- */
-export function preparedStatement<T>(db: Database, key: string, build: () => { prepare(name: string): Statement<T> }, named = true): Statement<T> {
-  let byKey = statements.get(db);
-  if (byKey === undefined) {
-    byKey = new Map();
-    statements.set(db, byKey);
-  }
-  let statement = byKey.get(key) as Statement<T> | undefined;
-  if (statement === undefined) {
-    // PostgreSQL keeps 63 bytes of a name; a digest of the key never collides there. An unnamed
-    // statement is planned for its values every time: for those whose best plan depends on
-    // them (text search: a common word walks the newest posts, a rare one reads the GIN index),
-    // a named one could settle on one plan for all after a few runs.
-    statement = build().prepare(named ? `fs_${createHash('sha1').update(key).digest('hex').slice(0, 24)}` : '');
-    byKey.set(key, statement as Statement<unknown>);
-  }
-  return statement;
 }
 
 function toPost(ctx: AppContext, row: PostViewRow, viewerId: number | null, now: number): Post {
