@@ -29,7 +29,8 @@ const ChangedTerms = lazyPart<ComponentProps<typeof import('./overlays/ChangedTe
 const InvitationPrompt = lazyPart<ComponentProps<typeof import('./overlays/InvitationPrompt').InvitationPrompt>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
 const VerifyIdPrompt = lazyPart<ComponentProps<typeof import('./overlays/VerifyIdPrompt').VerifyIdPrompt>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
 
-const Home = lazyScreen(() => import('./routes/Home'));
+// The home screen's strings are in the first load (host-web/vite.config.ts, firstLoadNamespaces).
+const Home = lazyScreen(() => import('./routes/Home'), { firstLoadStrings: true });
 const Discover = lazyScreen(() => import('./routes/Discover'));
 const DetailList = lazyScreen(() => import('./routes/DetailList'));
 const SearchHashtags = lazyScreen(() => import('./routes/SearchHashtags'));

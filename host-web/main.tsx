@@ -12,10 +12,13 @@ import { keepRealtimeConnected, startSession } from './session';
 import { restorePreferredProcessor } from './landing';
 import { SiteProvider, useSite } from './site';
 import { App } from './App';
+import { addMoreStrings, prefetchMoreStrings } from './strings';
 import type { ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 
 const language = initialLanguage();
+// The strings the first screen does not show come in alongside it (host-web/strings.ts).
+prefetchMoreStrings().catch(() => undefined);
 // The site is served by the API's own server, so the API is on the page's origin.
 const fanstage = createFanstage({
   baseUrl: '',
@@ -55,6 +58,7 @@ void loadLanguage(language)
   .catch(() => undefined)
   .then(() => {
     const i18n = createI18n(language);
+    addMoreStrings(i18n).catch(() => undefined);
     const root = createRoot(container);
     // The first render as a transition: React renders the shell in slices and keeps the page
     // answering input in between, instead of one long task while a phone parses the rest.

@@ -9,6 +9,75 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
 
 /**
+ * The English strings (lib/i18n/locales/en.json, the one language bundled) that the shell and
+ * the home screen show, by top-level key. The first load carries only these; the rest come in
+ * `virtual:fanstage-english-rest`, which the site fetches at start and every other screen and
+ * lazily fetched part waits for (host-web/strings.ts). The build fails if a module of the first
+ * load names a key of another namespace, so a string cannot go missing on the first screen.
+ */
+export const firstLoadNamespaces = [
+  'app', 'nav', 'footer', 'language', 'consent', 'offline', 'logout', 'realtime', 'errors', 'auth',
+  'home', 'search', 'dialog', 'earnings', 'siteMoney', 'sitePosts', 'notifications', 'siteChat',
+  'partner', 'posts', 'price', 'time', 'follow', 'profile',
+] as const;
+
+const englishFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/]en\.json$/;
+const englishRest = 'virtual:fanstage-english-rest';
+
+function firstLoadStrings(): Plugin {
+  const keep = new Set<string>(firstLoadNamespaces);
+  const english = () => JSON.parse(readFileSync(fileURLToPath(new URL('../lib/i18n/locales/en.json', import.meta.url)), 'utf8')) as Record<string, unknown>;
+  return {
+    name: 'fanstage:first-load-strings',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === englishRest ? `\0${englishRest}` : null;
+    },
+    load(id) {
+      if (id === `\0${englishRest}`) {
+        this.addWatchFile(fileURLToPath(new URL('../lib/i18n/locales/en.json', import.meta.url)));
+        return `export default ${JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => !keep.has(namespace))))};`;
+      }
+      if (!englishFile.test(id)) return null;
+      return JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => keep.has(namespace))));
+    },
+    generateBundle(_options, bundle) {
+      // Every module of the first load of `/`: the entry's static imports and the home screen's.
+      const all = new Set(Object.keys(english()));
+      const files = new Set<string>();
+      const walk = (file: string) => {
+        const chunk = bundle[file];
+        if (!chunk || chunk.type !== 'chunk' || files.has(file)) return;
+        files.add(file);
+        for (const imported of chunk.imports) walk(imported);
+      };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        if ((chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html')) || chunk.facadeModuleId?.endsWith('/routes/Home.tsx')) walk(chunk.fileName);
+      }
+      const missing = new Map<string, string>();
+      for (const file of files) {
+        const chunk = bundle[file];
+        if (!chunk || chunk.type !== 'chunk') continue;
+        for (const id of chunk.moduleIds) {
+          if (id.includes('node_modules') || id.endsWith('.json') || id.includes('.css') || id.startsWith('\0')) continue;
+          // Comments mention file names and keys in prose; only code counts.
+          const code = (this.getModuleInfo(id)?.code ?? '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/[^\n]*/g, '$1');
+          for (const match of code.matchAll(/[`'"]([A-Za-z][\w-]*)\.(?:[\w-]|\$\{)/g)) {
+            const namespace = match[1] as string;
+            if (all.has(namespace) && !keep.has(namespace) && !missing.has(namespace)) missing.set(namespace, id);
+          }
+        }
+      }
+      if (missing.size > 0) {
+        const list = [...missing].map(([namespace, id]) => `${namespace} (${id})`).join(', ');
+        this.error(`The site's first load uses strings it leaves out: ${list}. Add them to firstLoadNamespaces in host-web/vite.config.ts.`);
+      }
+    },
+  };
+}
+
+/**
  * The two screens a visitor most often lands on, `/` (routes/Home) and a profile `/{username}`
  * (routes/Profile), are chunks of their own; the page starts fetching the one its address
  * shows together with the shell's scripts, not after them. A small inline script in the page
@@ -64,7 +133,7 @@ function landingScreenPreloads(): Plugin {
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react(), landingScreenPreloads(), precompress()],
+  plugins: [react(), firstLoadStrings(), landingScreenPreloads(), precompress()],
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),

@@ -4,6 +4,8 @@ import { createFanstage } from '../../lib/sdk';
 import { FanstageProvider } from '../../lib/ui';
 import '../../lib/ui/theme/tokens.css';
 import { initialLanguage } from '../language';
+import { createI18n, loadLanguage } from '../../lib/i18n';
+import { addMoreStrings } from '../strings';
 import { EmbedLogin } from './EmbedLogin';
 import './embed-login.css';
 
@@ -19,10 +21,17 @@ const fanstage = createFanstage({ baseUrl: '', language, session: { mode: 'cooki
 const container = document.getElementById('root');
 if (!container) throw new Error('embed-login.html has no #root');
 
-createRoot(container).render(
-  <StrictMode>
-    <FanstageProvider fanstage={fanstage} language={language}>
-      <EmbedLogin search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
-    </FanstageProvider>
-  </StrictMode>,
-);
+// The page renders with all its strings: the visitor's language, and the English strings the
+// site's first load leaves out (host-web/strings.ts), this page's among them.
+const i18n = createI18n(language);
+void Promise.all([loadLanguage(language), addMoreStrings(i18n)])
+  .catch(() => undefined)
+  .then(() => {
+    createRoot(container).render(
+      <StrictMode>
+        <FanstageProvider fanstage={fanstage} language={language} i18n={i18n}>
+          <EmbedLogin search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
+        </FanstageProvider>
+      </StrictMode>,
+    );
+  });

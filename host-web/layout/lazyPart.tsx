@@ -1,4 +1,5 @@
 import { lazy, type ComponentType } from 'react';
+import { moreStrings } from '../strings';
 
 function Nothing() {
   return null;
@@ -11,9 +12,12 @@ function Nothing() {
  */
 export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   return lazy(() =>
-    load().catch((error: unknown) => {
-      console.error('A part of the page could not be loaded', error);
-      return { default: Nothing as ComponentType<P> };
-    }),
+    // Its strings may be among those the first load leaves out (host-web/strings.ts).
+    Promise.all([load(), moreStrings()])
+      .then(([part]) => part)
+      .catch((error: unknown) => {
+        console.error('A part of the page could not be loaded', error);
+        return { default: Nothing as ComponentType<P> };
+      }),
   );
 }
