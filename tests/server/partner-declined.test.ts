@@ -48,7 +48,7 @@ async function uploaded(owner: TestAccount): Promise<string> {
  * Every seller-only action, tried by `person`: each must be refused and leave nothing behind.
  * The seller checks are the ones `grep isSeller server/src` finds: prices (profile, chat, media,
  * posts), subscription offers (create, edit, offer again), mass messages, calls (the price list
- * and ringing), embed origins, being paid at all (tips, chat gifts, paid messages), and the
+ * and ringing), embed origins, being paid at all (tips, post and chat gifts, paid messages), and the
  * partner's own badge and action-girl answers. Archiving and deleting an offer are not guarded:
  * a former seller may still close an offer.
  */
@@ -116,11 +116,14 @@ async function expectNothingOfASeller(person: TestAccount) {
     'calling them': { statusCode: -1, statusText: 'calls-not-offered' },
   });
 
-  // A priced post is published free, with notASeller (SPEC §8 new_post_success_not_seller).
+  // A priced post is published free, with notASeller (SPEC §8 new_post_success_not_seller), and takes no gifts.
   const media = await call('POST', '/api/media', person, { fileNames: [await uploaded(person)], purpose: 'post' });
   const post = await call('POST', '/api/posts', person, { text: 'first', mediaIds: [media.json.body[0].mediaId], price: 320 });
   expect(post.json).toMatchObject({ statusCode: 2, body: { notASeller: true } });
   expect(post.json.body.media[0].mediaPrice).toBe(0);
+  const fanWallet = await walletOf(app, fan.id);
+  expect((await call('POST', '/api/posts/gift', fan, { postId: post.json.body.id, giftId: 1 })).json).toEqual({ statusCode: -1, statusText: 'gift-send-error' });
+  expect(await walletOf(app, fan.id)).toBe(fanWallet);
 
   // Nothing of a seller's was written.
   const db = app.fanstage.db;
@@ -172,6 +175,8 @@ describe('a declined applicant has nothing of a seller’s', () => {
     expect((await call('POST', '/api/media', person, { fileNames: [await uploaded(person)], price: 320, purpose: 'post' })).json.statusCode).toBe(2);
     expect((await call('GET', `/api/users/${person.id}/call-packages`, fan)).json.statusCode).toBe(2);
     expect((await call('POST', '/api/users/tip', fan, { userId: person.id, giftId: 1 })).json.statusCode).toBe(2);
+    const post = await call('POST', '/api/posts', person, { text: 'approved now' });
+    expect((await call('POST', '/api/posts/gift', fan, { postId: post.json.body.id, giftId: 1 })).json.statusCode).toBe(2);
     const own = (await call('POST', '/api/subscription/offer', person, { name: 'Second', priceCents: 640 })).json.body.id as number;
     expect((await call('PUT', `/api/subscription/offer/${own}`, person, { priceCents: 1280 })).json.statusCode).toBe(2);
     expect((await call('POST', '/api/partner/confirm-no-badge', person)).json.statusCode).toBe(2);

@@ -133,6 +133,14 @@ describe('PostCard against the real server', { timeout: 30_000 }, () => {
     expect(within(mine).queryByRole('button', { name: 'Send a gift' })).toBeNull();
     expect(within(mine).queryByRole('button', { name: /Chat with/ })).toBeNull();
     expect(within(mine).queryByRole('button', { name: /Follow/ })).toBeNull();
+
+    // A post of someone who is no creator (a fan, an applicant not approved) offers no gift: the server would refuse it.
+    const fan = await person(server.app, { displayName: 'Just A Fan', isSeller: false });
+    const { id: fansId } = await post(server.app, fan.id, { text: 'A fan posts', publishedAt: new Date(Date.now() - 1000) });
+    renderWith(await fanstageOf(me), <PostCard postId={fansId} onGift={(p) => gifts.push(p.id)} onChat={(p) => chats.push(p.id)} />);
+    const fans = await screen.findByRole('article', { name: 'Just A Fan' });
+    expect(within(fans).queryByRole('button', { name: 'Send a gift' })).toBeNull();
+    expect(within(fans).getByRole('button', { name: 'Chat with Just A Fan' })).toBeInTheDocument();
   });
 
   it('lets the owner delete the post after confirming, and the server no longer shows it', async () => {

@@ -188,7 +188,7 @@ function ReadyPost(props: ReadyPostProps) {
             <CommentIcon />
           </a>
         )}
-        {showSocial && props.onGift ? (
+        {showSocial && props.onGift && (post.user.isSeller || post.user.isPartner) ? (
           <ActionButton label={t('posts.gift')} disabled={disabled} onClick={() => void needLogin('gift', () => props.onGift?.(post))} icon={<GiftIcon />} />
         ) : null}
         {showSocial && props.onChat ? (

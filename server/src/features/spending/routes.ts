@@ -39,7 +39,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary:
-          'Send a gift on someone else’s visible post: the fan pays the gift’s gValue credits, the creator earns cValue. Resending with the same `idempotencyKey` gives once. noMoney (402) when the wallet cannot pay',
+          'Send a gift on someone else’s visible post: the fan pays the gift’s gValue credits, the creator earns cValue; only a creator’s (seller or partner) post takes gifts, else gift-send-error. Resending with the same `idempotencyKey` gives once. noMoney (402) when the wallet cannot pay',
         body: GiftPostBody,
         response: { 200: BodyEnvelope(GiftResult) },
       },

@@ -35,11 +35,17 @@ export function createSpendingService(ctx: AppContext) {
   const walletAnswer = async (tx: Tx, fanId: number) => ({ gBalance: await balanceOf(tx, account.wallet(fanId)), ts: ctx.clock.now().getTime() });
 
   return {
-    /** A gift on someone else's visible post: the fan pays gValue, the creator earns cValue. */
+    /**
+     * A gift on someone else's visible post: the fan pays gValue, the creator earns cValue. As
+     * with tips and chat gifts, only a creator (seller or partner) is paid: a post of anyone else
+     * — a fan, an applicant not approved — takes no gifts (gift-send-error).
+     */
     async giftPost(fanId: number, body: GiftPostBody): Promise<GiftResult> {
       return inTransaction(ctx.db, async (tx) => {
         const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
         if (post.userId === fanId) throw new AppError('cannot-target-self');
+        const [author] = await tx.select({ isSeller: users.isSeller, isPartner: users.isPartner }).from(users).where(eq(users.id, post.userId));
+        if (!author?.isSeller && !author?.isPartner) throw new AppError('gift-send-error');
         const gift = await activeGift(tx, body.giftId);
         const { replayed } = await pay(tx, {
           key: giftKey(fanId, body.idempotencyKey),
