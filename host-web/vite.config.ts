@@ -36,7 +36,9 @@ function firstLoadStrings(): Plugin {
     load(id) {
       if (id === `\0${englishRest}`) {
         this.addWatchFile(fileURLToPath(new URL('../lib/i18n/locales/en.json', import.meta.url)));
-        return `export default ${JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => !keep.has(namespace))))};`;
+        // JSON.parse of a string is quicker for a phone to take in than the same object literal.
+        const rest = JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => !keep.has(namespace))));
+        return `export default JSON.parse(${JSON.stringify(rest)});`;
       }
       if (!englishFile.test(id)) return null;
       return JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => keep.has(namespace))));

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useSyncExternalStore } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
@@ -12,10 +12,24 @@ import styles from './SideNav.module.css';
 // The chat aside is for logged-in people on the web layout: it is fetched after the first paint.
 const ChatAside = lazyPart<Record<string, never>>(() => import('./ChatAside').then((m) => ({ default: m.ChatAside })));
 
+const wideQuery = '(min-width: 1280px)';
+function subscribeWide(onChange: () => void) {
+  const query = window.matchMedia(wideQuery);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** Whether the web layout shows (≥ 1280 px): the column's asides are fetched and kept up only then. */
+function useWide(): boolean {
+  return useSyncExternalStore(subscribeWide, () => window.matchMedia(wideQuery).matches);
+}
+
 /** The web layout's navigation (≥ 1280 px); CSS hides it below, where BottomNav shows. */
 export function SideNav() {
   const { t } = useTranslation();
   const { loggedIn, openLoginPrompt } = useSite();
+  // Below 1280 px the column is hidden: a phone neither fetches nor renders the chat aside.
+  const wide = useWide();
   return (
     <div className={styles.side}>
       {/* One landmark holds all of the column's navigation: the home link, the tabs and the way in or the new post. */}
@@ -44,9 +58,11 @@ export function SideNav() {
         )}
       </nav>
       <EarningsAside />
-      <Suspense fallback={null}>
-        <ChatAside />
-      </Suspense>
+      {loggedIn && wide ? (
+        <Suspense fallback={null}>
+          <ChatAside />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
