@@ -97,17 +97,57 @@ function widgetTranslationsOnly(): Plugin {
 }
 
 /**
- * The script-tag bundle: every element with React inside, one classic script. A classic
- * script (IIFE) rather than an ES module, because a partner page loads it from our origin and
- * module scripts would need CORS headers on every host that serves it.
+ * The few strings the script tag's React-free first screens show (elements/script/lite.ts), by
+ * language, picked from lib/i18n/locales at build time: importing a locale file would bring
+ * every widget string along.
+ */
+export const liteWordKeys = ['tip.button', 'tip.buttonName', 'chat.widget.signIn', 'chat.widget.signInAnonymous'] as const;
+
+function liteWords(): Record<string, Record<string, string>> {
+  const words: Record<string, Record<string, string>> = {};
+  for (const language of ['en', 'cs']) {
+    const resources = JSON.parse(readFileSync(here(`lib/i18n/locales/${language}.json`), 'utf8')) as Record<string, unknown>;
+    words[language] = Object.fromEntries(
+      liteWordKeys.map((key) => {
+        const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], resources);
+        if (typeof value !== 'string') throw new Error(`lib/i18n/locales/${language}.json has no string ${key}`);
+        return [key, value];
+      }),
+    );
+  }
+  return words;
+}
+
+/** The script tag's entries: the runtime, and one chunk per element (elements/script/). */
+export const embedEntries = {
+  runtime: 'elements/embed.ts',
+  'profile-card': 'elements/script/profile-card.ts',
+  feed: 'elements/script/feed.ts',
+  wallet: 'elements/script/wallet.ts',
+  'tip-button': 'elements/script/tip-button.ts',
+  chat: 'elements/script/chat.ts',
+  call: 'elements/script/call.ts',
+} as const;
+
+/**
+ * The script tag's chunks: ES modules, split so a page downloads only what its elements need.
+ * Each element is an entry (its `define` kept for the loader); what several share (React, the
+ * SDK, i18n, the theme) goes into shared chunks, fetched once whatever the number of elements;
+ * lazy parts (the tip dialog, simple-peer, the media viewer) are chunks of their own. Every
+ * file is named by its content's hash under `assets/`, so the platform serves it `immutable`
+ * (server/src/features/static/domain.ts). The loader (vite.loader.config.ts, built next) reads
+ * the manifest to learn which files each element needs. Module scripts from another origin
+ * need CORS: the platform sends `Access-Control-Allow-Origin: *` for /embed/.
  */
 export default defineConfig({
   plugins: [widgetTranslationsOnly(), react(), dropExtractedCss(), precompress()],
   define: {
     __FANSTAGE_VERSION__: JSON.stringify(pkg.version),
-    // Library mode leaves `process.env.NODE_ENV` alone; React must see production here.
     'process.env.NODE_ENV': JSON.stringify('production'),
+    __FANSTAGE_LITE_WORDS__: JSON.stringify(liteWords()),
   },
+  // Chunks find each other (and their preloads) relative to their own address, on any page.
+  base: './',
   css: { modules: { generateScopedName: scopedClassName } },
   build: {
     outDir: here('dist/embed'),
@@ -115,11 +155,18 @@ export default defineConfig({
     sourcemap: true,
     minify: true,
     target: 'es2020',
-    lib: {
-      entry: here('elements/embed.ts'),
-      name: 'FanstageElements',
-      formats: ['iife'],
-      fileName: () => 'fanstage-elements.js',
+    manifest: true,
+    // One stylesheet (dropped above), so no chunk asks the page for a <link> of its own.
+    cssCodeSplit: false,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      input: Object.fromEntries(Object.entries(embedEntries).map(([name, file]) => [name, here(file)])),
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        format: 'es',
+        entryFileNames: 'assets/[name]-[hash].js',
+        chunkFileNames: 'assets/[name]-[hash].js',
+      },
     },
   },
 });

@@ -56,7 +56,7 @@ export default defineConfig({
     dts({
       tsconfigPath: here('tsconfig.json'),
       include: ['lib', 'elements'],
-      exclude: ['elements/embed.ts', 'elements/loader.ts'],
+      exclude: ['elements/embed.ts', 'elements/loader.ts', 'elements/script'],
       // One declaration file per entry, named like the entry's .js (package.json `exports`).
       insertTypesEntry: true,
       beforeWriteFile(filePath, content) {

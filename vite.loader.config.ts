@@ -1,30 +1,49 @@
 import { defineConfig } from 'vite';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './vite.precompress';
+import { embedEntries } from './vite.embed.config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/**
- * The `v` the loader asks for the bundle with: the release and the first 16 hex digits of the
- * SHA-256 of the bundle built just before (vite.embed.config.ts), so a rebuild that changes
- * the bundle changes its address even within one release, and a server may cache that address
- * for good only when it holds those very bytes (server/src/features/static/domain.ts).
- */
-function bundleVersion(): string {
-  const bundle = here('dist/embed/fanstage-elements.js');
-  if (!existsSync(bundle)) return pkg.version;
-  return `${pkg.version}-${createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 16)}`;
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
 }
 
 /**
- * The script-tag loader, `embed/fanstage.js`: tiny, no React, no dependencies. Built after
+ * For every tag, the files its chunk needs before it runs (its own first, then every chunk it
+ * imports, transitively), from the manifest of the elements' build (vite.embed.config.ts,
+ * built just before); under `''` the runtime's. Empty when that build is missing.
+ */
+function chunkMap(): Record<string, string[]> {
+  const path = here('dist/embed/.vite/manifest.json');
+  if (!existsSync(path)) return {};
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestChunk>;
+  const filesOf = (key: string, seen = new Set<string>()): string[] => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return [];
+    seen.add(key);
+    return [chunk.file, ...(chunk.imports ?? []).flatMap((imported) => filesOf(imported, seen))];
+  };
+  const map: Record<string, string[]> = {};
+  for (const [name, source] of Object.entries(embedEntries)) {
+    const files = [...new Set(filesOf(source))];
+    if (files.length === 0) throw new Error(`${source} is not in the elements' build manifest`);
+    map[name === 'runtime' ? '' : `fanstage-${name}`] = files;
+  }
+  return map;
+}
+
+/**
+ * The script-tag loader, `embed/fanstage.js`: tiny, no React, no dependencies, a classic
+ * script (partners copy one `<script src>` without `type="module"`). Built after
  * vite.embed.config.ts into the same folder, so it must not empty it.
  */
 export default defineConfig({
-  define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version), __FANSTAGE_BUNDLE_VERSION__: JSON.stringify(bundleVersion()) },
+  define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version), __FANSTAGE_CHUNKS__: JSON.stringify(chunkMap()) },
   plugins: [precompress()],
   build: {
     outDir: here('dist/embed'),

@@ -1,7 +1,5 @@
 import { createElement, useEffect, useRef } from 'react';
-import r2wc from '@r2wc/react-to-web-component';
 import { useSignals } from '@preact/signals-react/runtime';
-import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { useFanstage } from '../lib/ui/FanstageProvider/context';
 import { CallButton } from '../lib/ui/CallButton/CallButton';
 import { CallWindow } from '../lib/ui/CallWindow/CallWindow';
@@ -12,7 +10,9 @@ import callWindowCss from '../lib/ui/CallWindow/CallWindow.module.css?inline';
 import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import giftPickerCss from '../lib/ui/GiftPicker/GiftPicker.module.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
-import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { signInFor } from './shared';
+import { usernameOf } from './base';
+import { widgetElement, type WidgetSpec } from './widget';
 import { MissingCreator } from './MissingCreator';
 
 export const callTag = 'fanstage-call';
@@ -24,7 +24,7 @@ export interface CallEndedDetail {
   minutes: number;
 }
 
-/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+/** The element's attributes, as props (`api-base` becomes `apiBase`). */
 export interface CallElementProps {
   /** The creator to call, by username. */
   with?: string;
@@ -70,27 +70,21 @@ function CallWidgetBody({ username, base, onCallEnded }: { username: string; bas
   return createElement(CallButton, { creator: username, paymentMode: 'popup', onLoginRequired: () => signInFor(base, fanstage) });
 }
 
-function CallWidget(props: CallElementProps) {
-  const base = resolveApiBase(props.apiBase);
-  const lang = resolveLanguage(props.language);
-  const username = props.with?.trim().replace(/^@/, '') ?? '';
-  const fanstage = fanstageFor(base, lang);
-  return createElement(
-    FanstageProvider,
-    { fanstage, language: lang },
-    createElement('style', null, css),
-    username ? createElement(CallWidgetBody, { username, base, ...(props.onCallEnded ? { onCallEnded: props.onCallEnded } : {}) }) : createElement(MissingCreator),
-  );
-}
+export const callWidget: WidgetSpec<CallElementProps> = {
+  attributes: ['with'],
+  events: { onCallEnded: { bubbles: true, composed: true } },
+  css,
+  render(props, { base }) {
+    const username = usernameOf(props.with);
+    if (!username) return createElement(MissingCreator);
+    return createElement(CallWidgetBody, { username, base, ...(props.onCallEnded ? { onCallEnded: props.onCallEnded } : {}) });
+  },
+};
 
 let elementClass: CustomElementConstructor | undefined;
 
 /** The `<fanstage-call>` class, made on first use (needs `HTMLElement`). */
 export function callElement(): CustomElementConstructor {
-  elementClass ??= r2wc(CallWidget, {
-    shadow: 'open',
-    props: { with: 'string', apiBase: 'string', language: 'string' },
-    events: { onCallEnded: { bubbles: true, composed: true } },
-  });
+  elementClass ??= widgetElement(callWidget);
   return elementClass;
 }

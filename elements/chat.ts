@@ -1,8 +1,6 @@
 import { createElement, useEffect, useState } from 'react';
-import r2wc from '@r2wc/react-to-web-component';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { useFanstage } from '../lib/ui/FanstageProvider/context';
 import { ChatConversation } from '../lib/ui/ChatConversation/ChatConversation';
 import { ChatComposer } from '../lib/ui/ChatComposer/ChatComposer';
@@ -21,8 +19,11 @@ import uploadErrorCss from '../lib/ui/UploadError/UploadError.module.css?inline'
 import verifyEmailCss from '../lib/ui/VerifyEmailNotice/VerifyEmailNotice.module.css?inline';
 import formPartsCss from '../lib/ui/LoginForm/formParts.module.css?inline';
 import composerStyles from '../lib/ui/ChatComposer/ChatComposer.module.css';
-import { fanstageFor, profileHref, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { profileHref, signInFor } from './shared';
+import { usernameOf } from './base';
+import { widgetElement, type WidgetSpec } from './widget';
 import { MissingCreator } from './MissingCreator';
+import { chatSignInCss } from './chatSignInCss';
 
 export const chatTag = 'fanstage-chat';
 
@@ -31,7 +32,7 @@ export interface ChatRealtimeFailure {
   code: string;
 }
 
-/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+/** The element's attributes, as props (`api-base` becomes `apiBase`). */
 export interface ChatElementProps {
   /** The creator to chat with, by username. */
   with?: string;
@@ -59,10 +60,7 @@ const css = [
   uploadErrorCss,
   formPartsCss,
   verifyEmailCss,
-  ':host { height: 32rem; }',
-  '.fs-chat-signin { display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 0.75rem; height: 100%; padding: var(--_fs-space); text-align: center; background: var(--_fs-color-surface); }',
-  '.fs-chat-signin-button { min-height: 2.75rem; padding: 0 1.1rem; font: inherit; font-weight: var(--_fs-font-weight-bold); color: var(--_fs-color-on-accent); background: var(--_fs-color-accent); border: 0; border-radius: 999px; cursor: pointer; }',
-  '.fs-chat-signin-button:focus-visible { outline: 3px solid var(--_fs-color-focus); outline-offset: 2px; }',
+  chatSignInCss,
 ].join('\n');
 
 function SignIn({ name, onSignIn }: { name: string; onSignIn: () => Promise<boolean> }) {
@@ -118,27 +116,21 @@ function ChatWidgetBody({ username, base, onRealtimeFailed }: { username: string
   );
 }
 
-function ChatWidget(props: ChatElementProps) {
-  const base = resolveApiBase(props.apiBase);
-  const lang = resolveLanguage(props.language);
-  const username = props.with?.trim().replace(/^@/, '') ?? '';
-  const fanstage = fanstageFor(base, lang);
-  return createElement(
-    FanstageProvider,
-    { fanstage, language: lang },
-    createElement('style', null, css),
-    username ? createElement(ChatWidgetBody, { username, base, ...(props.onRealtimeFailed ? { onRealtimeFailed: props.onRealtimeFailed } : {}) }) : createElement(MissingCreator),
-  );
-}
+export const chatWidget: WidgetSpec<ChatElementProps> = {
+  attributes: ['with'],
+  events: { onRealtimeFailed: { bubbles: true, composed: true } },
+  css,
+  render(props, { base }) {
+    const username = usernameOf(props.with);
+    if (!username) return createElement(MissingCreator);
+    return createElement(ChatWidgetBody, { username, base, ...(props.onRealtimeFailed ? { onRealtimeFailed: props.onRealtimeFailed } : {}) });
+  },
+};
 
 let elementClass: CustomElementConstructor | undefined;
 
 /** The `<fanstage-chat>` class, made on first use (needs `HTMLElement`). */
 export function chatElement(): CustomElementConstructor {
-  elementClass ??= r2wc(ChatWidget, {
-    shadow: 'open',
-    props: { with: 'string', apiBase: 'string', language: 'string' },
-    events: { onRealtimeFailed: { bubbles: true, composed: true } },
-  });
+  elementClass ??= widgetElement(chatWidget);
   return elementClass;
 }

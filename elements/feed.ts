@@ -1,6 +1,4 @@
 import { createElement } from 'react';
-import r2wc from '@r2wc/react-to-web-component';
-import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { FeedBase } from '../lib/ui/Feed/FeedBase';
 import { PostCardBase, type PostCardParts, type PostCardProps } from '../lib/ui/PostCard/PostCardBase';
 import { ShareDialog } from '../lib/ui/ShareDialog/ShareDialog';
@@ -12,12 +10,14 @@ import postMediaCss from '../lib/ui/PostMedia/PostMedia.module.css?inline';
 import followButtonCss from '../lib/ui/FollowButton/FollowButton.module.css?inline';
 import shareDialogCss from '../lib/ui/ShareDialog/ShareDialog.module.css?inline';
 import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
-import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { signInFor } from './shared';
+import { widgetElement, type WidgetSpec } from './widget';
 import { MissingCreator } from './MissingCreator';
+import { usernameOf } from './base';
 
 export const feedTag = 'fanstage-feed';
 
-/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+/** The element's attributes, as props (`api-base` becomes `apiBase`). */
 export interface FeedElementProps {
   /** The creator's username. */
   creator?: string;
@@ -55,36 +55,28 @@ function platformHrefs(base: string): PostHrefs {
   };
 }
 
-function FeedWidget({ creator, apiBase, language }: FeedElementProps) {
-  const base = resolveApiBase(apiBase);
-  const lang = resolveLanguage(language);
-  const username = creator?.trim().replace(/^@/, '') ?? '';
-  const fanstage = fanstageFor(base, lang);
-  return createElement(
-    FanstageProvider,
-    { fanstage, language: lang },
-    createElement('style', null, css),
-    username
-      ? createElement(FeedBase, {
-          card: WidgetCard,
-          type: 'profile',
-          param: username,
-          hrefs: platformHrefs(base),
-          shareBase: base || (typeof location !== 'undefined' ? location.origin : ''),
-          // A visitor signs in through the platform's popup; the like or follow then goes ahead.
-          onLoginRequired: () => signInFor(base, fanstage),
-        })
-      : createElement(MissingCreator),
-  );
-}
+export const feedWidget: WidgetSpec<FeedElementProps> = {
+  attributes: ['creator'],
+  css,
+  render({ creator }, { base, fanstage }) {
+    const username = usernameOf(creator);
+    if (!username) return createElement(MissingCreator);
+    return createElement(FeedBase, {
+      card: WidgetCard,
+      type: 'profile',
+      param: username,
+      hrefs: platformHrefs(base),
+      shareBase: base || (typeof location !== 'undefined' ? location.origin : ''),
+      // A visitor signs in through the platform's popup; the like or follow then goes ahead.
+      onLoginRequired: () => signInFor(base, fanstage),
+    });
+  },
+};
 
 let elementClass: CustomElementConstructor | undefined;
 
 /** The `<fanstage-feed>` class, made on first use (needs `HTMLElement`). */
 export function feedElement(): CustomElementConstructor {
-  elementClass ??= r2wc(FeedWidget, {
-    shadow: 'open',
-    props: { creator: 'string', apiBase: 'string', language: 'string' },
-  });
+  elementClass ??= widgetElement(feedWidget);
   return elementClass;
 }

@@ -1,10 +1,10 @@
 /**
  * `window.Fanstage`, the script tag's public face. The loader puts a queueing stub there at
- * once; the full bundle replaces it with the real object and replays the queue, so a page can
- * call `Fanstage('ready', cb)` before, during or after the bundle loads.
+ * once; the runtime (elements/embed.ts) replaces it with the real object and replays the
+ * queue, so a page can call `Fanstage('ready', cb)` before, during or after it loads.
  */
 import type { createFanstage } from '../lib/sdk';
-import type { defineElements } from './index';
+import type { DefineElementsOptions, ElementTag } from './index';
 
 export type FanstageCommand = [command: string, ...args: unknown[]];
 
@@ -15,33 +15,35 @@ interface FanstageGlobalBase {
   (command: string, ...args: unknown[]): void;
   /** The package version this script was built from. */
   readonly version: string;
-  /** Address of the script that created this object (the loader, or the bundle when used alone). */
+  /** Address of the loader that created this object. */
   readonly scriptUrl: string;
 }
 
-/** What the loader exposes until the bundle has run. */
+/** What the loader exposes until the runtime has run. */
 export interface FanstageStub extends FanstageGlobalBase {
   readonly loaded: false;
-  /** Commands waiting for the bundle. */
+  /** Commands waiting for the runtime. */
   readonly q: FanstageCommand[];
-  /** Fetches the bundle now instead of waiting for a `<fanstage-*>` element to appear. */
+  /** Loads the runtime now instead of waiting for the page's elements and an idle moment. */
   load(): void;
 }
 
-/** What the full bundle exposes. */
+/** What the runtime exposes (elements/embed.ts). */
 export interface FanstageLoaded extends FanstageGlobalBase {
   readonly loaded: true;
   /** The API that elements without an `api-base` attribute talk to. */
   readonly apiBase: string;
+  /** Loads and defines every element, also those the loader cannot see (inside other shadow roots). */
   load(): void;
-  defineElements: typeof defineElements;
+  /** Loads every element's chunk and defines them; resolves with the class behind each tag. */
+  defineElements(options?: DefineElementsOptions): Promise<Record<ElementTag, CustomElementConstructor>>;
   createFanstage: typeof createFanstage;
 }
 
 /**
  * The one-line snippet a page may run before any Fanstage script, to queue calls early:
  * `window.Fanstage = window.Fanstage || function () { (Fanstage.q = Fanstage.q || []).push(arguments) }`.
- * The loader and the bundle both take over its queue.
+ * The loader and the runtime both take over its queue.
  */
 export interface FanstageSnippet {
   (...args: unknown[]): void;
@@ -57,9 +59,6 @@ export function queuedCommands(global: FanstageGlobal | undefined): FanstageComm
   if (!Array.isArray(queue)) return [];
   return queue.splice(0).map((entry: ArrayLike<unknown>) => Array.from(entry) as FanstageCommand);
 }
-
-/** The full bundle's file, next to the loader. */
-export const bundleFileName = 'fanstage-elements.js';
 
 declare global {
   interface Window {

@@ -1,60 +1,127 @@
 /**
- * The script-tag entry (`embed/fanstage.js`): well under a kilobyte gzipped, so a partner
- * page can load it on every view. It holds no React; it only waits for the first `<fanstage-*>` element
- * (already in the page or added later) and then loads the full bundle, once, from its own
- * folder. A page with no widget on it never pays for React.
+ * The script-tag entry (`embed/fanstage.js`): a classic script of about a kilobyte gzipped,
+ * so a partner page can load it on every view. It holds no React; it watches the page for
+ * `<fanstage-*>` elements (already there or added later) and imports, from its own folder,
+ * only the chunks of the elements it finds: a page with one tip button never downloads the
+ * chat. Chunks are ES modules with content-hashed names (`assets/…-<hash>.js`), so the
+ * platform serves them `immutable`, and a chunk two elements share is fetched once.
  */
-import { bundleFileName, queuedCommands, type FanstageCommand, type FanstageStub } from './global';
+import { queuedCommands, type FanstageCommand, type FanstageStub } from './global';
 
 const PREFIX = 'fanstage-';
 
-/** Set by the loader's build (vite.loader.config.ts): the release and the bundle's content hash. */
-declare const __FANSTAGE_BUNDLE_VERSION__: string | undefined;
-/** The bundle's address changes with its content, so servers may cache each one for good. */
-const bundleVersion = typeof __FANSTAGE_BUNDLE_VERSION__ === 'string' ? __FANSTAGE_BUNDLE_VERSION__ : __FANSTAGE_VERSION__;
+/**
+ * Set by the loader's build (vite.loader.config.ts) from the elements' build manifest: for
+ * every tag, its chunk first, then the chunks it imports (preloaded alongside, rather than one
+ * after the other); under `''` the runtime (elements/embed.ts).
+ */
+declare const __FANSTAGE_CHUNKS__: Record<string, string[]> | undefined;
+const chunks: Record<string, string[]> = typeof __FANSTAGE_CHUNKS__ === 'object' ? __FANSTAGE_CHUNKS__ : {};
+
+/**
+ * The box each widget takes while its chunk loads (`:not(:defined)`), the one it keeps once
+ * rendered (each element's `:host` rule), so nothing on the partner's page moves when it shows.
+ * A page's own rules for the tag (a `height`, a `display`) win: the rules weigh nothing (`:where`).
+ */
+const reserved =
+  ':where(fanstage-profile-card,fanstage-feed,fanstage-chat,fanstage-call,fanstage-wallet,fanstage-tip-button){display:block}' +
+  ':where(fanstage-tip-button,fanstage-call){min-height:2.75rem}' +
+  ':where(fanstage-wallet){min-height:5.5rem}' +
+  ':where(fanstage-tip-button:not(:defined)){min-width:10rem}' +
+  ':where(fanstage-chat){height:32rem}' +
+  ':where(fanstage-profile-card){min-height:19.25rem}' +
+  '@media (max-width:40rem){:where(fanstage-profile-card){min-height:27rem}}' +
+  ':where(fanstage-feed:not(:defined)){min-height:40rem}';
 
 function install(): void {
-  // A second copy of the tag (or a loaded bundle) must not replace the queue others wrote to;
+  // A second copy of the tag (or a loaded runtime) must not replace the queue others wrote to;
   // a page's own snippet, though, is taken over with what it queued.
   const existing = window.Fanstage;
   if (existing && existing.loaded !== undefined) return;
 
   const scriptUrl = ownUrl();
+  const base = scriptUrl || document.baseURI;
+  // The widgets' API is where this script came from: a partner page embeds the platform's.
+  const apiBase = originOf(base);
   const queue: FanstageCommand[] = queuedCommands(existing);
-  let requested = false;
+  const requested: Record<string, true> = {};
+  const pending: Promise<unknown>[] = [];
+  let runtimeRequested = false;
+
+  reserveSpace();
+
+  const url = (file: string) => new URL(file, base).href;
+
+  function preload(files: string[]): void {
+    for (const file of files) {
+      const href = url(file);
+      // Once per page, whoever asked (the browser imports each address once anyway).
+      if (requested[file] || document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
+      requested[file] = true;
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      // Module scripts of another origin are fetched with CORS; the preload must match to be used.
+      link.crossOrigin = '';
+      link.href = href;
+      (document.head ?? document.documentElement).appendChild(link);
+    }
+  }
+
+  /** Imports the chunk of one element (once) and defines it. */
+  function loadTag(tag: string): void {
+    const files = chunks[tag];
+    if (!files || requested[tag]) return;
+    requested[tag] = true;
+    preload(files);
+    const address = url(files[0] as string);
+    pending.push(
+      import(/* @vite-ignore */ address).then(
+        (module: { define: (apiBase: string) => unknown }) => module.define(apiBase),
+        (error: unknown) => {
+          delete requested[tag];
+          console.error(`Fanstage: could not load ${address}`, error);
+        },
+      ),
+    );
+    if (!runtimeRequested) whenIdle(loadRuntime);
+  }
+
+  /** The runtime replaces this stub once the elements asked for so far are defined. */
+  function loadRuntime(): void {
+    const files = chunks[''];
+    if (runtimeRequested || !files) return;
+    // The page loaded the runtime by itself (or another copy took over): nothing to fetch.
+    if (window.Fanstage !== stub) return;
+    runtimeRequested = true;
+    preload(files);
+    const address = url(files[0] as string);
+    void Promise.all(pending).then(() =>
+      import(/* @vite-ignore */ address).catch((error: unknown) => {
+        runtimeRequested = false;
+        console.error(`Fanstage: could not load ${address}`, error);
+      }),
+    );
+  }
+
+  function scan(root: Element | Document): void {
+    if (root instanceof Element && isWidget(root)) loadTag(root.localName);
+    // No selector matches a tag-name prefix, so walk the elements.
+    const all = root.getElementsByTagName('*');
+    for (let i = 0; i < all.length; i++) {
+      const element = all[i] as Element;
+      if (isWidget(element)) loadTag(element.localName);
+    }
+  }
+
   // Catches elements the parser has yet to reach and those a page adds later.
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      for (const node of record.addedNodes) {
-        if (node instanceof Element && (isWidget(node) || containsWidget(node))) {
-          load();
-          return;
-        }
-      }
+      for (const node of record.addedNodes) if (node instanceof Element) scan(node);
     }
   });
 
-  function load(): void {
-    if (requested) return;
-    observer.disconnect();
-    // The page loaded the full bundle by itself (or another copy took over): nothing to fetch.
-    if (window.Fanstage !== stub) return;
-    requested = true;
-    const script = document.createElement('script');
-    const url = new URL(bundleFileName, scriptUrl || document.baseURI);
-    // The version in the address lets servers cache the bundle for good.
-    url.searchParams.set('v', bundleVersion);
-    script.src = url.href;
-    script.async = true;
-    script.onerror = () => {
-      requested = false;
-      console.error(`Fanstage: could not load ${url.href}`);
-    };
-    (document.head ?? document.documentElement).appendChild(script);
-  }
-
   const stub = function Fanstage(...command: FanstageCommand) {
-    // A page may have kept a reference to the stub; once the bundle has run, pass calls on.
+    // A page may have kept a reference to the stub; once the runtime has run, pass calls on.
     const current = window.Fanstage;
     if (current && current !== stub && current.loaded) {
       current(...command);
@@ -62,26 +129,42 @@ function install(): void {
     }
     queue.push(command);
     // Whoever talks to Fanstage is about to use it.
-    load();
+    loadRuntime();
   } as FanstageStub;
-  Object.assign(stub, { version: __FANSTAGE_VERSION__, scriptUrl, loaded: false, q: queue, load });
+  Object.assign(stub, { version: __FANSTAGE_VERSION__, scriptUrl, loaded: false, q: queue, load: loadRuntime });
   window.Fanstage = stub;
 
-  if (queue.length > 0 || containsWidget(document)) load();
-  else observer.observe(document, { childList: true, subtree: true });
+  scan(document);
+  observer.observe(document, { childList: true, subtree: true });
+  if (queue.length > 0) loadRuntime();
+}
+
+/** Puts the reserved boxes first in `<head>`, once per page. */
+function reserveSpace(): void {
+  if (document.getElementById('fanstage-reserved')) return;
+  const style = document.createElement('style');
+  style.id = 'fanstage-reserved';
+  style.textContent = reserved;
+  const head = document.head ?? document.documentElement;
+  head.insertBefore(style, head.firstChild);
+}
+
+/** After the page's own work (the runtime is for scripts that talk to Fanstage, never urgent). */
+function whenIdle(callback: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: 5000 });
+  else setTimeout(callback, 2000);
 }
 
 function isWidget(element: Element): boolean {
   return element.localName.startsWith(PREFIX);
 }
 
-function containsWidget(root: Document | Element): boolean {
-  // No selector matches a tag-name prefix, so walk the elements; this runs only until the first hit.
-  const all = root.getElementsByTagName('*');
-  for (let i = 0; i < all.length; i++) {
-    if (isWidget(all[i] as Element)) return true;
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return '';
   }
-  return false;
 }
 
 /** The loader's own address: `currentScript` while it runs, else the last matching `<script>`. */

@@ -1,16 +1,15 @@
 import { createElement } from 'react';
-import r2wc from '@r2wc/react-to-web-component';
 import { useTranslation } from 'react-i18next';
-import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { ProfileCard } from '../lib/ui/ProfileCard';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import profileCardCss from '../lib/ui/ProfileCard/ProfileCard.module.css?inline';
 import followButtonCss from '../lib/ui/FollowButton/FollowButton.module.css?inline';
-import { fanstageFor, profileHref, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { profileHref, signInFor } from './shared';
+import { widgetElement, type WidgetSpec } from './widget';
 
 export const profileCardTag = 'fanstage-profile-card';
 
-/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+/** The element's attributes, as props (`api-base` becomes `apiBase`). */
 export interface ProfileCardElementProps {
   user?: string;
   apiBase?: string;
@@ -26,27 +25,21 @@ export interface ProfileCardElementProps {
  */
 const css = `${tokensCss}\n${profileCardCss}\n${followButtonCss}`;
 
-function ProfileCardWidget({ user, apiBase, language, follow }: ProfileCardElementProps) {
-  const base = resolveApiBase(apiBase);
-  const lang = resolveLanguage(language);
-  const username = user?.trim() ?? '';
-  const fanstage = fanstageFor(base, lang);
-  const showFollow = follow?.trim().toLowerCase() !== 'false';
-  return createElement(
-    FanstageProvider,
-    { fanstage, language: lang },
-    createElement('style', null, css),
-    username
-      ? createElement(ProfileCard, {
-          username,
-          href: profileHref(base, username),
-          follow: showFollow,
-          // A visitor signs in through the platform's popup; the follow then goes ahead.
-          onLoginRequired: () => signInFor(base, fanstage),
-        })
-      : createElement(MissingUser),
-  );
-}
+export const profileCardWidget: WidgetSpec<ProfileCardElementProps> = {
+  attributes: ['user', 'follow'],
+  css,
+  render({ user, follow }, { base, fanstage }) {
+    const username = user?.trim() ?? '';
+    if (!username) return createElement(MissingUser);
+    return createElement(ProfileCard, {
+      username,
+      href: profileHref(base, username),
+      follow: follow?.trim().toLowerCase() !== 'false',
+      // A visitor signs in through the platform's popup; the follow then goes ahead.
+      onLoginRequired: () => signInFor(base, fanstage),
+    });
+  },
+};
 
 function MissingUser() {
   const { t } = useTranslation();
@@ -61,9 +54,6 @@ let elementClass: CustomElementConstructor | undefined;
  * so merely importing this module stays safe in Node and during server rendering.
  */
 export function profileCardElement(): CustomElementConstructor {
-  elementClass ??= r2wc(ProfileCardWidget, {
-    shadow: 'open',
-    props: { user: 'string', apiBase: 'string', language: 'string', follow: 'string' },
-  });
+  elementClass ??= widgetElement(profileCardWidget);
   return elementClass;
 }

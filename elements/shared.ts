@@ -1,26 +1,8 @@
 import { createFanstage, signInWithPopup, type Fanstage, type TokenStorage } from '../lib/sdk';
 import { defaultLanguage, pickLanguage, type LanguageIso } from '../lib/i18n';
+import { originOf, refreshTokenKey } from './base';
 
-/**
- * Where elements without an `api-base` attribute send their requests. The script-tag bundle
- * sets it to the origin it was loaded from (a partner page loads the widgets from the platform,
- * so that is where the API is); an app using `fanstage/elements` may set it in
- * `defineElements({ apiBase })`. Unset, requests go to the page's own origin.
- */
-let defaultApiBase = '';
-
-export function setDefaultApiBase(apiBase: string): void {
-  defaultApiBase = normaliseBase(apiBase);
-}
-
-export function resolveApiBase(attribute: string | undefined): string {
-  const value = attribute?.trim();
-  return value ? normaliseBase(value) : defaultApiBase;
-}
-
-function normaliseBase(value: string): string {
-  return value.replace(/\/+$/, '');
-}
+export { setDefaultApiBase, resolveApiBase, originOf } from './base';
 
 /**
  * One Fanstage object per API on a page: ten cards of the same platform make one settings
@@ -41,7 +23,7 @@ export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
     fanstage = createFanstage({
       baseUrl: apiBase,
       language,
-      session: { mode: 'body', storageKey: `fanstage.refreshToken ${apiBase || 'self'}`, ...(storage ? { storage } : {}) },
+      session: { mode: 'body', storageKey: refreshTokenKey(apiBase), ...(storage ? { storage } : {}) },
       // A widget never reloads its host page: it reconnects slowly and, in the end, gives up and says so.
       socket: { mode: 'widget' },
     });
@@ -79,14 +61,4 @@ export function resolveLanguage(attribute: string | undefined): LanguageIso {
 /** The profile's page on the platform that serves the API. */
 export function profileHref(apiBase: string, username: string): string {
   return `${apiBase}/${encodeURIComponent(username)}`;
-}
-
-/** The origin part of a script address, for `setDefaultApiBase`; '' when it cannot be read. */
-export function originOf(url: string | null | undefined): string {
-  if (!url) return '';
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '';
-  }
 }

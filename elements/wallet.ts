@@ -1,8 +1,6 @@
 import { createElement, useEffect, useState } from 'react';
-import r2wc from '@r2wc/react-to-web-component';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { useFanstage } from '../lib/ui/FanstageProvider/context';
 import { Dialog } from '../lib/ui/dialog/Dialog';
 import { WalletTopUp } from '../lib/ui/WalletTopUp/WalletTopUp';
@@ -11,11 +9,12 @@ import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
 import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';
 import walletStyles from '../lib/ui/WalletTopUp/WalletTopUp.module.css';
-import { fanstageFor, resolveApiBase, resolveLanguage, signInFor } from './shared';
+import { signInFor } from './shared';
+import { widgetElement, type WidgetSpec } from './widget';
 
 export const walletTag = 'fanstage-wallet';
 
-/** The element's attributes, as r2wc hands them over (`api-base` becomes `apiBase`). */
+/** The element's attributes, as props (`api-base` becomes `apiBase`). */
 export interface WalletElementProps {
   apiBase?: string;
   language?: string;
@@ -87,25 +86,16 @@ function WalletPanel({ onSignIn }: { onSignIn: () => Promise<boolean> }) {
   );
 }
 
-function WalletWidget({ apiBase, language }: WalletElementProps) {
-  const base = resolveApiBase(apiBase);
-  const lang = resolveLanguage(language);
-  const fanstage = fanstageFor(base, lang);
-  return createElement(
-    FanstageProvider,
-    { fanstage, language: lang },
-    createElement('style', null, css),
-    createElement(WalletPanel, { onSignIn: () => signInFor(base, fanstage) }),
-  );
-}
+export const walletWidget: WidgetSpec<WalletElementProps> = {
+  attributes: [],
+  css,
+  render: (_props, { base, fanstage }) => createElement(WalletPanel, { onSignIn: () => signInFor(base, fanstage) }),
+};
 
 let elementClass: CustomElementConstructor | undefined;
 
 /** The `<fanstage-wallet>` class, made on first use (needs `HTMLElement`). */
 export function walletElement(): CustomElementConstructor {
-  elementClass ??= r2wc(WalletWidget, {
-    shadow: 'open',
-    props: { apiBase: 'string', language: 'string' },
-  });
+  elementClass ??= widgetElement(walletWidget);
   return elementClass;
 }

@@ -6,9 +6,9 @@ test.describe('the partner demo', () => {
   test('the script tag renders both creators’ cards inside their shadow roots, once loaded', async ({ page, request }) => {
     const lucy = await apiProfile(request, 'lucy.rivers');
     const marek = await apiProfile(request, 'marek.novak');
-    const bundleRequests: string[] = [];
+    const embedRequests: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/embed/fanstage-elements.js')) bundleRequests.push(r.url());
+      if (r.url().includes('/embed/')) embedRequests.push(new URL(r.url()).pathname);
     });
 
     await page.goto('/demo/');
@@ -39,8 +39,9 @@ test.describe('the partner demo', () => {
     const nameColour = await marekCard.evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('h2, h1, h3')!).color);
     expect(nameColour).toBe('rgb(241, 245, 244)');
 
-    // Two elements, one bundle: the loader fetched it once.
-    expect(bundleRequests).toHaveLength(1);
+    // Two cards, one chunk: the loader fetched the card's chunk once, and every other piece once too.
+    expect(embedRequests.filter((path) => /^\/embed\/assets\/profile-card-[\w-]+\.js$/.test(path))).toHaveLength(1);
+    expect(embedRequests.length).toBe(new Set(embedRequests).size);
     const global = await page.evaluate(() => {
       const fanstage = (window as unknown as { Fanstage?: { version: string; loaded: boolean } }).Fanstage;
       return { loaded: fanstage?.loaded, version: fanstage?.version };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
@@ -30,14 +31,35 @@ function fanClubPage(platform: string): string {
 </html>`;
 }
 
+/** The same site's page with nothing of Fanstage but one tip button. */
+function tipPage(platform: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Tip Lucy</title>
+    <link rel="icon" href="data:," />
+    <script src="${platform}/embed/fanstage.js" async></script>
+  </head>
+  <body>
+    <main>
+      <h1>Tip Lucy</h1>
+      <p>Liked the photos? <fanstage-tip-button creator="lucy.rivers"></fanstage-tip-button></p>
+    </main>
+  </body>
+</html>`;
+}
+
 let site: Server;
 let stranger: string;
 
 test.beforeAll(async ({ baseURL }) => {
   const html = fanClubPage(baseURL!);
-  site = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(html);
+  const tip = tipPage(baseURL!);
+  site = createServer((request, response) => {
+    // The page itself is revalidated on every visit, as a site's HTML usually is.
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    response.end(request.url === '/tip' ? tip : html);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   stranger = `http://localhost:${(site.address() as AddressInfo).port}`;
@@ -170,5 +192,115 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await expect(asked.getByRole('heading', { name: `Allow ${stranger} to use your Fanstage account?` })).toBeVisible();
   await asked.getByRole('button', { name: 'Cancel' }).click();
   await expect(tipDialog).toBeHidden();
+  await context.close();
+});
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+/** The files a chunk of the script tag needs, transitively; with `lazy`, also those it may import later. */
+function filesOf(manifest: Record<string, ManifestChunk>, key: string, lazy: boolean, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const next of [...(chunk.imports ?? []), ...(lazy ? (chunk.dynamicImports ?? []) : [])]) filesOf(manifest, next, lazy, into);
+  return into;
+}
+
+test('a page with one tip button fetches the tip button’s chunks and no other widget’s, and a second visit takes every script from the cache', async ({ browser, baseURL }) => {
+  const platform = baseURL!;
+  const manifest = JSON.parse(readFileSync('dist/embed/.vite/manifest.json', 'utf8')) as Record<string, ManifestChunk>;
+  // What the page may load: the tip button with everything behind it, and the runtime (window.Fanstage), not the elements it could load.
+  const allowed = filesOf(manifest, 'elements/script/tip-button.ts', true, filesOf(manifest, 'elements/embed.ts', false));
+  const otherWidgets = ['profile-card', 'feed', 'wallet', 'chat', 'call'].map((name) => manifest[`elements/script/${name}.ts`]!.file);
+  for (const file of otherWidgets) expect(allowed.has(file), file).toBe(false);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // Every request by id: its address, and whether the answer came from the network or a cache.
+  const requests = new Map<string, { url: string; method: string; cached: boolean; status: number }>();
+  cdp.on('Network.requestWillBeSent', (event) => requests.set(event.requestId, { url: event.request.url, method: event.request.method, cached: false, status: 0 }));
+  cdp.on('Network.requestServedFromCache', (event) => {
+    const request = requests.get(event.requestId);
+    if (request) request.cached = true;
+  });
+  cdp.on('Network.responseReceived', (event) => {
+    const request = requests.get(event.requestId);
+    if (!request) return;
+    request.status = event.response.status;
+    if (event.response.fromDiskCache || event.response.fromPrefetchCache) request.cached = true;
+  });
+  const embedFiles = () =>
+    [...requests.values()].filter((r) => r.url.startsWith(`${platform}/embed/`)).map((r) => ({ ...r, file: new URL(r.url).pathname.slice('/embed/'.length) }));
+
+  const tipButton = page.locator('fanstage-tip-button');
+  const visit = async () => {
+    requests.clear();
+    await page.goto(`${stranger}/tip`);
+    await expect(tipButton.getByRole('button', { name: 'Send a tip to Lucy Rivers' })).toBeVisible();
+    // The dialog's part and the runtime come when the browser is idle.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { Fanstage?: { loaded?: boolean } }).Fanstage?.loaded)).toBe(true);
+    await expect(tipButton.locator('[data-fs-lite]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+  };
+
+  // 1. The first visit: the loader, then only the tip button's chunks (and what they share with the runtime).
+  await visit();
+  const first = embedFiles();
+  expect(first.map((r) => r.file)).toContain('fanstage.js');
+  const scripts = first.filter((r) => r.file !== 'fanstage.js').map((r) => r.file);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((file) => !allowed.has(file))).toEqual([]);
+  for (const file of otherWidgets) expect(scripts).not.toContain(file);
+  // Each piece once.
+  expect(scripts.length).toBe(new Set(scripts).size);
+  expect(first.every((r) => r.status === 200)).toBe(true);
+
+  // 2. The second visit fetches the page and nothing else of ours: the loader within its five
+  // minutes, the chunks for good (their names change with their content).
+  await visit();
+  const second = [...requests.values()];
+  const fromNetwork = second.filter((r) => !r.cached && r.method === 'GET' && !r.url.includes('/papi/'));
+  expect(fromNetwork.map((r) => r.url)).toEqual([`${stranger}/tip`]);
+  expect(embedFiles().map((r) => r.file).sort()).toEqual(first.map((r) => r.file).sort());
+  await context.close();
+});
+
+test('a click on the tip button before its dialog has loaded is not lost: the sign-in opens once it is there, and keyboard focus stays on the button', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Holds the dialog's chunk back until the button has been clicked.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  await page.route(/\/embed\/assets\/tip-button-full-[\w-]+\.js$/, async (route) => {
+    held += 1;
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${stranger}/tip`);
+  const tipButton = page.locator('fanstage-tip-button');
+  const lite = tipButton.locator('[data-fs-lite] button');
+  // The React-free button, named like the React one.
+  await expect(lite).toHaveAccessibleName('Send a tip to Lucy Rivers');
+  await expect(lite).toHaveAttribute('aria-haspopup', 'dialog');
+  await lite.focus();
+  const popupOpened = page.waitForEvent('popup');
+  await lite.click();
+  await expect.poll(() => held).toBeGreaterThan(0);
+  release();
+  // One click: the visitor is asked to sign in through the platform's popup.
+  const popup = await popupOpened;
+  expect(new URL(popup.url()).pathname).toBe('/embed/login');
+  await popup.close();
+  // The React button took the light one's place, focused.
+  await expect(tipButton.locator('[data-fs-lite]')).toHaveCount(0);
+  await expect(tipButton.getByRole('button', { name: 'Send a tip to Lucy Rivers' })).toBeFocused();
   await context.close();
 });

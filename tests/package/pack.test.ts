@@ -52,9 +52,14 @@ afterAll(async () => {
 
 describe('the packed fanstage package', () => {
   it('holds the built library, the embed scripts and nothing else of the repository', () => {
-    for (const file of ['package.json', 'dist/lib/index.js', 'dist/lib/sdk.js', 'dist/lib/elements.js', 'dist/lib/fanstage.css', 'dist/embed/fanstage.js', 'dist/embed/fanstage-elements.js']) {
+    for (const file of ['package.json', 'dist/lib/index.js', 'dist/lib/sdk.js', 'dist/lib/elements.js', 'dist/lib/fanstage.css', 'dist/embed/fanstage.js']) {
       expect(files, file).toContain(file);
     }
+    // The script tag's chunks, one per element and the parts they share, named by their content.
+    const chunks = files.filter((file) => /^dist\/embed\/assets\/[\w.-]+-[\w-]{8}\.js$/.test(file));
+    expect(chunks.length).toBeGreaterThan(6);
+    // Source maps, compressed copies and the build manifest stay out of the tarball.
+    expect(files.filter((file) => file.startsWith('dist/embed/') && /\.(map|br|gz)$|\/\.vite\//.test(file))).toEqual([]);
     const unexpected = files.filter((file) => !/^(dist\/(lib|embed)\/|package\.json$|README\.md$|LICENSE)/.test(file));
     expect(unexpected).toEqual([]);
   });

@@ -1,0 +1,144 @@
+import { createElement, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
+import type { Fanstage } from '../lib/sdk';
+import type { LanguageIso } from '../lib/i18n';
+import { FanstageProvider } from '../lib/ui/FanstageProvider';
+import { fanstageFor, resolveApiBase, resolveLanguage } from './shared';
+
+/** What every widget resolves from its `api-base` and `language` attributes. */
+export interface WidgetContext {
+  /** The API, from `api-base` or the default (elements/base.ts). */
+  base: string;
+  lang: LanguageIso;
+  /** The page's one client for that API (elements/shared.ts). */
+  fanstage: Fanstage;
+}
+
+/** The attributes every widget takes besides its own. */
+export interface CommonWidgetProps {
+  apiBase?: string;
+  language?: string;
+}
+
+/**
+ * One widget element: its own attributes, the events it dispatches, the styles of its shadow
+ * root and what it renders inside the provider.
+ */
+export interface WidgetSpec<P extends CommonWidgetProps> {
+  /** Its own attributes, as props (`with`, `creator`); `api-base` and `language` come with every widget. */
+  attributes: readonly (keyof P & string)[];
+  /**
+   * Props that dispatch an event on the element: `onCallEnded(detail)` dispatches `callended`
+   * (the `on` dropped, lower case), with these options.
+   */
+  events?: Partial<Record<keyof P & string, { bubbles?: boolean; composed?: boolean }>>;
+  /** Every style the widget may show, put in a `<style>` inside its shadow root. */
+  css: string;
+  render: (props: P, context: WidgetContext) => ReactNode;
+}
+
+/** `apiBase` → `api-base`. */
+function attributeName(prop: string): string {
+  return prop.replace(/([a-z0-9])([A-Z])/g, (_match, before: string, after: string) => `${before}-${after.toLowerCase()}`);
+}
+
+const commonAttributes = ['apiBase', 'language'];
+
+/** The props an element's attributes and events make. */
+function propsOf<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement): P {
+  const props: Record<string, unknown> = {};
+  for (const prop of [...commonAttributes, ...spec.attributes]) {
+    const value = host.getAttribute(attributeName(prop));
+    if (value !== null) props[prop] = value;
+  }
+  for (const [prop, init] of Object.entries(spec.events ?? {})) {
+    const type = prop.replace(/^on/, '').toLowerCase();
+    props[prop] = (detail: unknown) => host.dispatchEvent(new CustomEvent(type, { detail, ...(init as object) }));
+  }
+  return props as P;
+}
+
+/** The widget's tree: the provider of its API and language, its styles, and what it renders. */
+function tree<P extends CommonWidgetProps>(spec: WidgetSpec<P>, props: P): ReactNode {
+  const base = resolveApiBase(props.apiBase);
+  const lang = resolveLanguage(props.language);
+  const fanstage = fanstageFor(base, lang);
+  return createElement(FanstageProvider, { fanstage, language: lang }, createElement('style', null, spec.css), spec.render(props, { base, lang, fanstage }));
+}
+
+/** Renders a widget into a shadow root from its host element's attributes, again on every change. */
+export interface WidgetRenderer {
+  /** Renders (or re-renders) from the host's current attributes; `sync` commits before it returns. */
+  render(options?: { sync?: boolean }): void;
+  unmount(): void;
+}
+
+export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement, container: ShadowRoot): WidgetRenderer {
+  let root: Root | null = null;
+  return {
+    render({ sync = false } = {}) {
+      root ??= createRoot(container);
+      const mounted = root;
+      const update = () => mounted.render(tree(spec, propsOf(spec, host)));
+      if (sync) flushSync(update);
+      else update();
+    },
+    unmount() {
+      root?.unmount();
+      root = null;
+    },
+  };
+}
+
+/** Every attribute a widget observes. */
+export function observedAttributesOf<P extends CommonWidgetProps>(spec: WidgetSpec<P>): string[] {
+  return [...commonAttributes, ...spec.attributes].map(attributeName);
+}
+
+/**
+ * The custom element class of a widget: an open shadow root rendered by React, re-rendered when
+ * an attribute changes, unmounted when the element leaves the page (and rendered again if it
+ * comes back). Each attribute is also a property (`card.user = 'lucy.rivers'` sets `user`).
+ */
+export function widgetElement<P extends CommonWidgetProps>(spec: WidgetSpec<P>): CustomElementConstructor {
+  class WidgetElement extends HTMLElement {
+    static get observedAttributes(): string[] {
+      return observedAttributesOf(spec);
+    }
+
+    private readonly renderer: WidgetRenderer;
+
+    constructor() {
+      super();
+      this.renderer = widgetRenderer(spec, this, this.shadowRoot ?? this.attachShadow({ mode: 'open' }));
+    }
+
+    connectedCallback(): void {
+      this.renderer.render();
+    }
+
+    disconnectedCallback(): void {
+      this.renderer.unmount();
+    }
+
+    attributeChangedCallback(): void {
+      if (this.isConnected) this.renderer.render();
+    }
+  }
+  for (const prop of [...commonAttributes, ...spec.attributes]) {
+    const name = attributeName(prop);
+    Object.defineProperty(WidgetElement.prototype, prop, {
+      enumerable: true,
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.getAttribute(name) ?? undefined;
+      },
+      set(this: HTMLElement, value: unknown) {
+        if (value === null || value === undefined) this.removeAttribute(name);
+        else this.setAttribute(name, String(value));
+      },
+    });
+  }
+  return WidgetElement;
+}
