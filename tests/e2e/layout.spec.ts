@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { agreeToTerms, viewports } from './support';
+import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
 
 /*
  * What a new visitor tripped over (issue 14), measured at the three layout widths: no
  * horizontal overflow, no overlapping boxes, the controls that matter inside the screen, and
- * axe clean of the rules the site broke. The signed-in items (a phone's chat header, the
- * creator's sidebar and earnings badge) are measured in chat.spec.ts.
+ * axe clean of the rules the site broke. The creator's items (a phone's chat header, her
+ * sidebar and earnings badge) are measured in chat.spec.ts.
  */
 
 const widths = [viewports.phone, viewports.tablet, viewports.web] as const;
@@ -124,6 +125,86 @@ test.describe('layout at 375, 870 and 1280 px', () => {
       expect(pageErrors).toEqual([]);
     });
   }
+
+  test('a fan buying credits sees whole package cards, and gift names whole, at every width', async ({ page }) => {
+    await signUpVerifiedFan(page, 'layoutfan');
+    for (const viewport of widths) {
+      await page.setViewportSize(viewport);
+      await page.goto('/settings/wallet');
+      const topUp = page.getByRole('region', { name: 'Buy credits' });
+      await expect(topUp.getByRole('radio').first()).toBeVisible();
+      await expectNoHorizontalOverflow(page, `wallet at ${viewport.width} px`);
+      const cards = topUp.locator('label:has(input[name="package"])');
+      const count = await cards.count();
+      expect(count).toBeGreaterThan(0);
+      const named: Record<string, Locator> = {};
+      for (let i = 0; i < count; i++) named[`package ${i + 1}`] = cards.nth(i);
+      await expectApartAndOnScreen(page, named);
+      // Each of a card's lines (the credits, the price) stays one line: no five-line stacks.
+      const lines = await cards.evaluateAll((labels) =>
+        labels.flatMap((label) => [...label.querySelectorAll<HTMLElement>('span')].map((span) => ({ text: span.textContent, lines: Math.round(span.getBoundingClientRect().height / parseFloat(getComputedStyle(span).lineHeight)) }))),
+      );
+      for (const line of lines) expect(line.lines, `"${line.text}" on one line at ${viewport.width} px`).toBeLessThanOrEqual(1);
+
+      // A post's gift picker: each gift's name whole, never broken inside a word.
+      await page.goto('/');
+      await page.getByRole('button', { name: 'Send a gift' }).first().click();
+      const picker = page.getByRole('dialog', { name: 'Send a gift' });
+      await expect(picker.getByRole('radio').first()).toBeVisible();
+      await expectNoHorizontalOverflow(page, `gift picker at ${viewport.width} px`);
+      const names = await picker.getByRole('radio').evaluateAll((gifts) =>
+        gifts.map((gift) => {
+          const name = gift.querySelector<HTMLElement>('span:not([aria-hidden])')!;
+          const style = getComputedStyle(name);
+          return { text: name.textContent, fits: name.scrollWidth <= name.clientWidth + 0.5, breaksWords: style.hyphens === 'auto' || style.overflowWrap === 'anywhere' || style.overflowWrap === 'break-word' || style.wordBreak === 'break-all' };
+        }),
+      );
+      for (const name of names) {
+        expect(name.fits, `"${name.text}" fits its card at ${viewport.width} px`).toBe(true);
+        expect(name.breaksWords, `"${name.text}" is not broken inside a word at ${viewport.width} px`).toBe(false);
+      }
+      await page.keyboard.press('Escape');
+      await expect(picker).toBeHidden();
+    }
+  });
+
+  test('a creator\'s desktop sidebar at 1280 × 800: navigation and chat panel rows apart, axe clean', async ({ page }) => {
+    await logInDemoCreator(page, 'lucy.rivers');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    const nav = page.getByTestId('side-nav');
+    await expect(nav.getByRole('link', { name: /^Timeline/ })).toBeVisible();
+    const aside = page.getByTestId('chat-aside');
+    const all = aside.getByRole('link', { name: 'All conversations' });
+    await expect(all).toBeVisible();
+    await expectNoHorizontalOverflow(page, 'creator home');
+    const items: Record<string, Locator> = {};
+    const links = nav.getByRole('link');
+    for (let i = 0; i < (await links.count()); i++) {
+      const link = links.nth(i);
+      if (await link.isVisible()) items[`side link "${(await link.textContent())?.trim()}"`] = link;
+    }
+    // The rows the list shows whole (the list scrolls; rows below its edge are out of sight).
+    const rows = aside.getByRole('link', { name: /^Chat with/ });
+    const whole = await rows.evaluateAll((links) =>
+      links.map((link) => {
+        let scroller = link.parentElement;
+        while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+        const box = link.getBoundingClientRect();
+        const port = (scroller ?? document.documentElement).getBoundingClientRect();
+        return box.top >= port.top - 0.5 && box.bottom <= port.bottom + 0.5;
+      }),
+    );
+    if (whole.length > 0) expect(whole.filter(Boolean).length, 'the chat panel shows at least two whole conversations').toBeGreaterThanOrEqual(Math.min(2, whole.length));
+    whole.forEach((shown, i) => {
+      if (shown) items[`conversation ${i + 1}`] = rows.nth(i);
+    });
+    const price = aside.getByText(/^Your message price/);
+    if (await price.isVisible()) items['Your message price'] = price;
+    items['All conversations'] = all;
+    await expectApartAndOnScreen(page, items);
+    await expectAxeClean(page, 'creator home');
+  });
 
   test('consent starts with statistics and marketing unticked, at every width', async ({ page }) => {
     for (const viewport of widths) {
