@@ -33,6 +33,10 @@ const budgets = {
   /** Websocket fan-out to 1 000 clients, against a bare `ws` broadcast server. */
   fanOutRatio: 0.3,
   /** What one idle websocket costs the server. */
+  /** Page 21 of the public timeline and post search, for a visitor, against bare Fastify (issue 14). */
+  deepReadRatio: 0.05,
+  /** A signed-in fan's first page of their own timeline (no shared cache), against bare Fastify (issue 14). */
+  fanTimelineRatio: 0.2,
   idleConnectionBytes: 64 * 1024,
   /** Accept → both pages showing the other's video, our call against a bare simple-peer pair (issue 12). */
   callAcceptRatio: 1.5,
@@ -123,10 +127,10 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-async function load(url: string): Promise<{ rps: number; p99: number; non2xx: number; errors: number }> {
+async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number; non2xx: number; errors: number }> {
   // A short warm-up so the JIT and connection pools are in their steady state.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 });
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
@@ -425,7 +429,7 @@ async function seedFeeds(url: string): Promise<void> {
 }
 
 if (parts.has('feeds')) {
-  await withServerOnPostgres('fanstage_bench', async ({ base, dbUrl }) => {
+  await withServerOnPostgres('fanstage_bench', async ({ base, dbUrl, secret }) => {
     const started = Date.now();
     await seedFeeds(dbUrl);
     console.log(`  (PostgreSQL: 100 000 posts seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -436,9 +440,13 @@ if (parts.has('feeds')) {
     console.log(line('GET /papi/2/timeline?offset=300', timelineDeep));
     console.log(line('GET /papi/search/posts?q=sunset', search));
     console.log(ratioLine('timeline / hello', timeline.rps / helloResult.rps, budgets.timelineRatio, 'timeline ratio'));
-    console.log(ratioLine('timeline page 21 / hello', timelineDeep.rps / helloResult.rps, null, ''));
-    console.log(ratioLine('search / hello', search.rps / helloResult.rps, null, ''));
-    for (const [name, r] of [['timeline', timeline], ['timeline page 21', timelineDeep], ['search', search]] as const) {
+    console.log(ratioLine('timeline page 21 / hello', timelineDeep.rps / helloResult.rps, budgets.deepReadRatio, 'timeline page 21 ratio'));
+    console.log(ratioLine('search / hello', search.rps / helloResult.rps, budgets.deepReadRatio, 'search ratio'));
+    console.log(ratioLine('fan timeline / hello', fanTimeline.rps / helloResult.rps, budgets.fanTimelineRatio, 'fan timeline ratio'));
+    console.log(ratioLine('page 21, the fan (fresh) / hello', fanDeep.rps / helloResult.rps, null, ''));
+    console.log(ratioLine('search, the fan (fresh) / hello', fanSearch.rps / helloResult.rps, null, ''));
+    const all = [['timeline', timeline], ['timeline page 21', timelineDeep], ['search', search], ['fan timeline', fanTimeline], ['fan page 21', fanDeep], ['fan search', fanSearch]] as const;
+    for (const [name, r] of all) {
       if (r.non2xx > 0 || r.errors > 0) failures.push(`${name} answered errors under load`);
     }
   });
@@ -473,17 +481,69 @@ function openSocket(url: string): Promise<WebSocket> {
 }
 
 /** Opens the clients a few hundred at a time, as a crowd arriving, and counts the broadcasts each receives. */
+/**
+ * A fan of the seeded feeds: verified, following `FAN_FOLLOWS` of the bench creators (spread
+ * over the range, so their posts are spread over time), with likes on some of their posts and
+ * one paid unlock, so every part of the post view has something to show. Its id, for the token.
+ */
+const FAN_FOLLOWS = 20;
+async function seedFan(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const fan = await client.query<{ id: number }>(
+      `insert into users (username, display_name, email, email_verified, gender) values ('benchfan', 'Bench Fan', 'benchfan@example.com', true, 1) returning id`,
+    );
+    const fanId = fan.rows[0]!.id;
+    await client.query(
+      `insert into follows (follower_id, followed_id)
+       select $1, id from users where username like 'bench%' and username <> 'benchfan' and id % (2000 / $2::int) = 0 limit $2`,
+      [fanId, FAN_FOLLOWS],
+    );
+    await client.query(
+      `insert into post_likes (post_id, user_id)
+       select p.id, $1 from posts p join follows f on f.followed_id = p.user_id and f.follower_id = $1 where p.id % 3 = 0`,
+      [fanId],
+    );
+    await client.query(
+      `insert into media_unlocks (user_id, media_id)
+       select $1, m.id from media m join follows f on f.followed_id = m.owner_id and f.follower_id = $1 where m.price > 0 limit 5`,
+      [fanId],
+    );
+    await client.query('analyze');
+    return fanId;
+  } finally {
+    await client.end();
+  }
+}
+
 async function openReceivers(urls: string[]): Promise<Receivers> {
   let received = 0;
   let waiting: { target: number; resolve: () => void } | null = null;
   const sockets: WebSocket[] = [];
+    const fanId = await seedFan(dbUrl);
   for (let i = 0; i < urls.length; i += 200) {
+    // The fan's access token signed with the server's key, as a login would issue it.
+    const now = Date.now() / 1000;
+    const token = await new SignJWT({ userId: fanId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setExpirationTime(Math.floor(now) + 900)
+      .sign(new TextEncoder().encode(secret));
     sockets.push(...(await Promise.all(urls.slice(i, i + 200).map(openSocket))));
   }
   for (const socket of sockets) {
+    const fanTimeline = await load(`${base}/api/2/timeline`, { authorization: `Bearer ${token}` });
+    // The same deep page and search for the signed-in fan: read fresh every time (a visitor's
+    // pages are held in memory for a moment), so these are the database path's own figures.
+    const fanDeep = await load(`${base}/papi/2/timeline?offset=300`, { authorization: `Bearer ${token}` });
+    const fanSearch = await load(`${base}/papi/search/posts?q=sunset`, { authorization: `Bearer ${token}` });
     socket.on('message', (data) => {
       // Both servers frame a broadcast as {"type":"newPost",...}; our server's pings are answered.
       const text = String(data);
+    console.log(line(`GET /api/2/timeline (a fan, ${FAN_FOLLOWS} followed)`, fanTimeline));
+    console.log(line('GET /papi/2/timeline?offset=300 (the fan)', fanDeep));
+    console.log(line('GET /papi/search/posts?q=sunset (the fan)', fanSearch));
       if (text.startsWith('{"type":"newPost"')) {
         received += 1;
         if (waiting !== null && received >= waiting.target) waiting.resolve();

@@ -29,14 +29,15 @@ export const tourCacheTtlMs = 30_000;
 export const tourPoolSize = 120;
 
 /**
- * How long a visitor's first page of the public timeline is answered from memory per node.
- * The first page is by far the most requested list (every visit to `/` asks for it); a new
- * post shows up for visitors at most this late, and logged-in viewers always read fresh.
+ * How long a visitor's page of the public timeline or of post search is answered from memory
+ * per node (./visitor-pages.ts). The first page is by far the most requested list (every visit
+ * to `/` asks for it); a post made on another node shows up for visitors at most this late (on
+ * this node at once), and logged-in viewers always read fresh.
  */
 export const publicFirstPageTtlMs = 1_500;
 
 /**
- * Past its time, the cached first page is still answered for this long while one request
+ * Past its time, a held visitor's page is still answered for this long while one request
  * reloads it, so an expiry never makes a crowd of visitors wait for the database together.
  */
 export const publicFirstPageStaleMs = 5_000;
