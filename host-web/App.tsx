@@ -18,6 +18,9 @@ import { PartnerBanner } from './layout/PartnerBanner';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import { lazyPart } from './layout/lazyPart';
+import type { ChangedTerms as ChangedTermsPart } from './overlays/ChangedTerms';
+import type { InvitationPrompt as InvitationPromptPart } from './overlays/InvitationPrompt';
+import type { VerifyIdPrompt as VerifyIdPromptPart } from './overlays/VerifyIdPrompt';
 import styles from './App.module.css';
 
 // What only a signed-in person or a rare moment shows stays out of a visitor's first load:
@@ -25,9 +28,9 @@ import styles from './App.module.css';
 const CallOverlay = lazyPart<Record<string, never>>(() => import('./overlays/CallOverlay').then((m) => ({ default: m.CallOverlay })));
 const LoginPrompt = lazyPart<Record<string, never>>(() => import('./overlays/LoginPrompt').then((m) => ({ default: m.LoginPrompt })));
 const LogoutConfirm = lazyPart<Record<string, never>>(() => import('./overlays/LogoutConfirm').then((m) => ({ default: m.LogoutConfirm })));
-const ChangedTerms = lazyPart<ComponentProps<typeof import('./overlays/ChangedTerms').ChangedTerms>>(() => import('./overlays/ChangedTerms').then((m) => ({ default: m.ChangedTerms })));
-const InvitationPrompt = lazyPart<ComponentProps<typeof import('./overlays/InvitationPrompt').InvitationPrompt>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
-const VerifyIdPrompt = lazyPart<ComponentProps<typeof import('./overlays/VerifyIdPrompt').VerifyIdPrompt>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
+const ChangedTerms = lazyPart<ComponentProps<typeof ChangedTermsPart>>(() => import('./overlays/ChangedTerms').then((m) => ({ default: m.ChangedTerms })));
+const InvitationPrompt = lazyPart<ComponentProps<typeof InvitationPromptPart>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
+const VerifyIdPrompt = lazyPart<ComponentProps<typeof VerifyIdPromptPart>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
 
 // The home screen's strings are in the first load (host-web/vite.config.ts, firstLoadNamespaces).
 const Home = lazyScreen(() => import('./routes/Home'), { firstLoadStrings: true });
