@@ -18,6 +18,7 @@ export interface ContactSender {
 }
 
 /** Control characters other than tab and line breaks: nothing a person types, and trouble in a mail. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /**
