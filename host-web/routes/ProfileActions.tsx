@@ -99,7 +99,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
     <div className={styles.actions} data-testid="profile-actions">
       {blocked ? null : <FollowButton userId={profile.id} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
       {/* A card subscription leaves for the processor's page and comes back here through /gopay-return. */}
-      {blocked ? null : <SubscribeButton userId={profile.id} onLoginRequired={openLoginPrompt} paymentMode="redirect" returnUrl={gopayReturnUrl()} />}
+      {blocked ? null : <SubscribeButton userId={profile.id} reserve={profile.offersSubscriptions} onLoginRequired={openLoginPrompt} paymentMode="redirect" returnUrl={gopayReturnUrl()} />}
       {blocked ? null : loggedIn ? (
         <Link href={`/chat/${encodeURIComponent(profile.username)}`} className={styles.secondary} data-testid="profile-chat">
           {t('siteChat.message')}

@@ -79,6 +79,27 @@ describe('SubscribeButton against the real server', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: new RegExp(`^Předplatit · od ${money(formatPrice(640, salt))} měsíčně$`) })).toBeInTheDocument();
   });
 
+  it('keeps its place while the offers load when the profile says there are some, and shows no price before it knows it', async () => {
+    const { creator } = await creatorWith({ name: 'Fan club', priceCents: 320 });
+    const visitor = createFanstage({ baseUrl: server.baseUrl });
+    opened.push(visitor);
+    renderWith(visitor, (
+      <>
+        <SubscribeButton userId={creator.id} reserve />
+        <SubscribeButton userId={creator.id} />
+      </>
+    ));
+    // First render: one kept place, unseen by screen readers, with no real price in it.
+    const placeholder = screen.getByTestId('subscribe-placeholder');
+    expect(placeholder).toHaveAttribute('aria-hidden', 'true');
+    expect(placeholder).not.toHaveTextContent(formatPrice(320, salt));
+    expect(screen.queryAllByTestId('subscribe-placeholder')).toHaveLength(1);
+    expect(screen.queryByRole('button')).toBeNull();
+    // Then both buttons, and the kept place is gone.
+    await waitFor(() => expect(screen.getAllByRole('button', { name: `Subscribe · ${formatPrice(320, salt)} a month` })).toHaveLength(2));
+    expect(screen.queryByTestId('subscribe-placeholder')).toBeNull();
+  });
+
   it('is not shown on one’s own profile, nor for a creator without offers or with only archived ones', async () => {
     const { creator, own } = await creatorWith({ name: 'Mine', priceCents: 320 });
     await own.session.loadAccount();

@@ -7,12 +7,25 @@ import styles from './SubscribeButton.module.css';
 export type SubscribeButtonProps = UseSubscribeButtonOptions &
   Pick<SubscriptionPurchaseProps, 'paymentMode' | 'returnUrl' | 'renderTopUp' | 'detailHref'> & {
     className?: string;
+    /**
+     * The profile says the creator offers subscriptions (`offersSubscriptions`): the button's
+     * place is kept while its offers load, so the row around it does not move when it appears.
+     */
+    reserve?: boolean;
   };
 
 /** A profile's Subscribe button with the monthly price; it opens the subscription purchase. */
-export function SubscribeButton({ userId, onLoginRequired, className, ...purchase }: SubscribeButtonProps) {
+export function SubscribeButton({ userId, onLoginRequired, className, reserve, ...purchase }: SubscribeButtonProps) {
   const state = useSubscribeButton({ userId, ...(onLoginRequired ? { onLoginRequired } : {}) });
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
+  if (state.hidden && reserve && state.loading) {
+    // An empty, unseen button of the usual width; no price is shown before it is known.
+    return (
+      <span className={['fs-root', styles.root, className].filter(Boolean).join(' ')} aria-hidden="true" data-testid="subscribe-placeholder">
+        <span className={[styles.button, styles.placeholder].join(' ')}>{t('creatorTools.subscribe.for', { price: '$00.00' })}</span>
+      </span>
+    );
+  }
   if (state.hidden) return null;
   return (
     <span className={['fs-root', styles.root, className].filter(Boolean).join(' ')} lang={i18n.resolvedLanguage ?? i18n.language}>

@@ -16,6 +16,8 @@ export interface UseSubscribeButtonOptions {
 export interface SubscribeButtonState {
   /** Nothing to show: one's own profile, no offers, or not loaded yet. */
   hidden: boolean;
+  /** The offers or the platform's salt are still on their way (never on one's own profile). */
+  loading: boolean;
   label: string;
   /** The viewer holds a subscription with this creator (the button opens it). */
   subscribed: boolean;
@@ -74,6 +76,7 @@ export function useSubscribeButton({ userId, onLoginRequired }: UseSubscribeButt
   return {
     // No price is shown before the salt is known: a wrong price must never flash by.
     hidden: self || offers === null || list.length === 0 || known === undefined,
+    loading: !self && (offers === null || known === undefined),
     label,
     subscribed,
     open,
