@@ -77,7 +77,7 @@ export function Dialog(props: DialogProps) {
   dismiss.current = dismissible;
   const initialFocus = useRef(props.initialFocus);
   initialFocus.current = props.initialFocus;
-  // One close request per opening: Escape arrives as a keydown and, in browsers, as `cancel` too.
+  // One close request per key press: Escape arrives as a keydown and, in browsers, as `cancel` too.
   const requested = useRef(false);
   const pressedOnBackdrop = useRef(false);
   const titleId = useId();
@@ -99,6 +99,8 @@ export function Dialog(props: DialogProps) {
   function requestClose() {
     if (!dismiss.current || requested.current) return;
     requested.current = true;
+    // The same key press's second event is ignored; a later press asks again (an owner may refuse while busy).
+    setTimeout(() => (requested.current = false), 0);
     onClose.current();
   }
 
@@ -125,7 +127,6 @@ export function Dialog(props: DialogProps) {
       const lost = focusInside || active === null || active === document.body || deepActive(document) === document.body;
       if (target?.isConnected && lost) target.focus();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   // The content changes inside (loaded, a step done, the pressed button gone): while focus rests
