@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProfileCard, ProfileCardView, useFanstage } from '../../lib/ui';
-import { pageSizes, type PublicProfile, type SdkError } from '../../lib/sdk';
+import type { PublicProfile, SdkError } from '../../lib/sdk';
 import { useInAppLinks } from '../useInAppLinks';
 import styles from './CreatorGrid.module.css';
 
@@ -20,10 +20,9 @@ export function CreatorGrid({ headingLevel }: { headingLevel: 2 | 3 }) {
   const load = useCallback(
     (signal?: AbortSignal) => {
       setState({ status: 'loading' });
-      fanstage.api.whoToFollow({ limit: pageSizes.whoToFollow }).then(
+      fanstage.search.suggested().then(
         (creators) => {
           if (signal?.aborted) return;
-          fanstage.profiles.remember(creators);
           setState({ status: 'ready', creators });
         },
         (error: SdkError) => {

@@ -160,7 +160,11 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     session,
     relations: createRelationsStore(client, profiles, session),
     account: accountApi(client),
-    search: createSearchStore(client, { isLoggedIn: () => session.isLoggedIn.peek(), rememberProfiles: (list) => profiles.remember(list) }),
+    search: createSearchStore(client, {
+      isLoggedIn: () => session.isLoggedIn.peek(),
+      viewerId: () => session.userId.peek(),
+      rememberProfiles: (list) => profiles.remember(list),
+    }),
     notifications,
     posts,
     feeds: createFeedStore(posts, session),

@@ -121,11 +121,15 @@ export const FILTER_TEXT_KEY = 'fltr';
 
 export interface SearchStoreOptions {
   isLoggedIn?: () => boolean;
+  /** Who is signed in (`null` for a visitor): shared suggestions are the viewer's own. */
+  viewerId?: () => number | null;
   /** Where the free-text filter is kept; `localStorage` when there is one. */
   storage?: FilterStorage | null;
   /** Profiles of every list arrive here, so cards and follow buttons render without asking again. */
   rememberProfiles?: (profiles: readonly PublicProfile[]) => void;
 }
+
+const SUGGESTIONS_KEPT_MS = 60_000;
 
 function defaultStorage(): FilterStorage | null {
   try {
@@ -211,6 +215,27 @@ export function createSearchStore(client: FanstageClient, options: SearchStoreOp
       onPage: remember,
       fetchPage: ({ offset, limit }, signal) => api.whoToFollow({ limit, offset: offset || undefined }, signal),
     });
+  }
+
+  /**
+   * The first page of who to follow, asked once for every part of a screen that shows it
+   * (the home's creator grid and the feed's suggestions) and kept for a minute for the
+   * same viewer; a failed answer is not kept.
+   */
+  let suggestions: { viewer: number | null; at: number; list: Promise<PublicProfile[]> } | null = null;
+  function suggested(): Promise<PublicProfile[]> {
+    const viewer = options.viewerId?.() ?? null;
+    if (suggestions && suggestions.viewer === viewer && Date.now() - suggestions.at < SUGGESTIONS_KEPT_MS) return suggestions.list;
+    const list = api.whoToFollow({ limit: pageSizes.whoToFollow }).then((profiles) => {
+      remember(profiles);
+      return profiles;
+    });
+    const entry = { viewer, at: Date.now(), list };
+    suggestions = entry;
+    list.catch(() => {
+      if (suggestions === entry) suggestions = null;
+    });
+    return list;
   }
 
   /** Posts paged by the last one's `ts` until a short page. */
@@ -311,6 +336,7 @@ export function createSearchStore(client: FanstageClient, options: SearchStoreOp
     resetFilters,
     users,
     whoToFollow,
+    suggested,
     newPosts,
     hashtagPosts,
     searchPosts,

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { pageSizes, type FeedItem, type FeedStatus, type FeedType, type PublicProfile } from '../../sdk';
+import { type FeedItem, type FeedStatus, type FeedType, type PublicProfile } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
 
 /** A row of the rendered feed. */
@@ -61,11 +61,10 @@ export function useFeed({ type, param, gender, whoToFollow, checkNewEvery }: Use
   useEffect(() => {
     if (!wantSuggestions) return;
     let live = true;
-    fanstage.api
-      .whoToFollow({ limit: pageSizes.whoToFollow })
+    fanstage.search
+      .suggested()
       .then((list) => {
         if (!live) return;
-        fanstage.profiles.remember(list);
         setSuggestions(list);
       })
       .catch(() => undefined);
