@@ -30,13 +30,13 @@ const budgets = {
   throughputRatio: 0.25,
   /** GET /papi/2/timeline on PostgreSQL with 100 000 posts, against bare Fastify (issue 4). */
   timelineRatio: 0.3,
-  /** Websocket fan-out to 1 000 clients, against a bare `ws` broadcast server. */
-  fanOutRatio: 0.3,
-  /** What one idle websocket costs the server. */
   /** Page 21 of the public timeline and post search, for a visitor, against bare Fastify (issue 14). */
   deepReadRatio: 0.05,
   /** A signed-in fan's first page of their own timeline (no shared cache), against bare Fastify (issue 14). */
   fanTimelineRatio: 0.2,
+  /** Websocket fan-out to 1 000 clients, against a bare `ws` broadcast server. */
+  fanOutRatio: 0.3,
+  /** What one idle websocket costs the server. */
   idleConnectionBytes: 64 * 1024,
   /** Accept → both pages showing the other's video, our call against a bare simple-peer pair (issue 12). */
   callAcceptRatio: 1.5,
@@ -428,17 +428,69 @@ async function seedFeeds(url: string): Promise<void> {
   }
 }
 
+/**
+ * A fan of the seeded feeds: verified, following `FAN_FOLLOWS` of the bench creators (spread
+ * over the range, so their posts are spread over time), with likes on some of their posts and
+ * one paid unlock, so every part of the post view has something to show. Its id, for the token.
+ */
+const FAN_FOLLOWS = 20;
+async function seedFan(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const fan = await client.query<{ id: number }>(
+      `insert into users (username, display_name, email, email_verified, gender) values ('benchfan', 'Bench Fan', 'benchfan@example.com', true, 1) returning id`,
+    );
+    const fanId = fan.rows[0]!.id;
+    await client.query(
+      `insert into follows (follower_id, followed_id)
+       select $1, id from users where username like 'bench%' and username <> 'benchfan' and id % (2000 / $2::int) = 0 limit $2`,
+      [fanId, FAN_FOLLOWS],
+    );
+    await client.query(
+      `insert into post_likes (post_id, user_id)
+       select p.id, $1 from posts p join follows f on f.followed_id = p.user_id and f.follower_id = $1 where p.id % 3 = 0`,
+      [fanId],
+    );
+    await client.query(
+      `insert into media_unlocks (user_id, media_id)
+       select $1, m.id from media m join follows f on f.followed_id = m.owner_id and f.follower_id = $1 where m.price > 0 limit 5`,
+      [fanId],
+    );
+    await client.query('analyze');
+    return fanId;
+  } finally {
+    await client.end();
+  }
+}
+
 if (parts.has('feeds')) {
   await withServerOnPostgres('fanstage_bench', async ({ base, dbUrl, secret }) => {
     const started = Date.now();
     await seedFeeds(dbUrl);
+    const fanId = await seedFan(dbUrl);
     console.log(`  (PostgreSQL: 100 000 posts seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    // The fan's access token signed with the server's key, as a login would issue it.
+    const now = Date.now() / 1000;
+    const token = await new SignJWT({ userId: fanId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setExpirationTime(Math.floor(now) + 900)
+      .sign(new TextEncoder().encode(secret));
     const timeline = await load(`${base}/papi/2/timeline`);
     const timelineDeep = await load(`${base}/papi/2/timeline?offset=300`);
     const search = await load(`${base}/papi/search/posts?q=sunset`);
+    const fanTimeline = await load(`${base}/api/2/timeline`, { authorization: `Bearer ${token}` });
+    // The same deep page and search for the signed-in fan: read fresh every time (a visitor's
+    // pages are held in memory for a moment), so these are the database path's own figures.
+    const fanDeep = await load(`${base}/papi/2/timeline?offset=300`, { authorization: `Bearer ${token}` });
+    const fanSearch = await load(`${base}/papi/search/posts?q=sunset`, { authorization: `Bearer ${token}` });
     console.log(line('GET /papi/2/timeline (first page)', timeline));
     console.log(line('GET /papi/2/timeline?offset=300', timelineDeep));
     console.log(line('GET /papi/search/posts?q=sunset', search));
+    console.log(line(`GET /api/2/timeline (a fan, ${FAN_FOLLOWS} followed)`, fanTimeline));
+    console.log(line('GET /papi/2/timeline?offset=300 (the fan)', fanDeep));
+    console.log(line('GET /papi/search/posts?q=sunset (the fan)', fanSearch));
     console.log(ratioLine('timeline / hello', timeline.rps / helloResult.rps, budgets.timelineRatio, 'timeline ratio'));
     console.log(ratioLine('timeline page 21 / hello', timelineDeep.rps / helloResult.rps, budgets.deepReadRatio, 'timeline page 21 ratio'));
     console.log(ratioLine('search / hello', search.rps / helloResult.rps, budgets.deepReadRatio, 'search ratio'));
@@ -481,69 +533,17 @@ function openSocket(url: string): Promise<WebSocket> {
 }
 
 /** Opens the clients a few hundred at a time, as a crowd arriving, and counts the broadcasts each receives. */
-/**
- * A fan of the seeded feeds: verified, following `FAN_FOLLOWS` of the bench creators (spread
- * over the range, so their posts are spread over time), with likes on some of their posts and
- * one paid unlock, so every part of the post view has something to show. Its id, for the token.
- */
-const FAN_FOLLOWS = 20;
-async function seedFan(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const fan = await client.query<{ id: number }>(
-      `insert into users (username, display_name, email, email_verified, gender) values ('benchfan', 'Bench Fan', 'benchfan@example.com', true, 1) returning id`,
-    );
-    const fanId = fan.rows[0]!.id;
-    await client.query(
-      `insert into follows (follower_id, followed_id)
-       select $1, id from users where username like 'bench%' and username <> 'benchfan' and id % (2000 / $2::int) = 0 limit $2`,
-      [fanId, FAN_FOLLOWS],
-    );
-    await client.query(
-      `insert into post_likes (post_id, user_id)
-       select p.id, $1 from posts p join follows f on f.followed_id = p.user_id and f.follower_id = $1 where p.id % 3 = 0`,
-      [fanId],
-    );
-    await client.query(
-      `insert into media_unlocks (user_id, media_id)
-       select $1, m.id from media m join follows f on f.followed_id = m.owner_id and f.follower_id = $1 where m.price > 0 limit 5`,
-      [fanId],
-    );
-    await client.query('analyze');
-    return fanId;
-  } finally {
-    await client.end();
-  }
-}
-
 async function openReceivers(urls: string[]): Promise<Receivers> {
   let received = 0;
   let waiting: { target: number; resolve: () => void } | null = null;
   const sockets: WebSocket[] = [];
-    const fanId = await seedFan(dbUrl);
   for (let i = 0; i < urls.length; i += 200) {
-    // The fan's access token signed with the server's key, as a login would issue it.
-    const now = Date.now() / 1000;
-    const token = await new SignJWT({ userId: fanId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(now)
-      .setExpirationTime(Math.floor(now) + 900)
-      .sign(new TextEncoder().encode(secret));
     sockets.push(...(await Promise.all(urls.slice(i, i + 200).map(openSocket))));
   }
   for (const socket of sockets) {
-    const fanTimeline = await load(`${base}/api/2/timeline`, { authorization: `Bearer ${token}` });
-    // The same deep page and search for the signed-in fan: read fresh every time (a visitor's
-    // pages are held in memory for a moment), so these are the database path's own figures.
-    const fanDeep = await load(`${base}/papi/2/timeline?offset=300`, { authorization: `Bearer ${token}` });
-    const fanSearch = await load(`${base}/papi/search/posts?q=sunset`, { authorization: `Bearer ${token}` });
     socket.on('message', (data) => {
       // Both servers frame a broadcast as {"type":"newPost",...}; our server's pings are answered.
       const text = String(data);
-    console.log(line(`GET /api/2/timeline (a fan, ${FAN_FOLLOWS} followed)`, fanTimeline));
-    console.log(line('GET /papi/2/timeline?offset=300 (the fan)', fanDeep));
-    console.log(line('GET /papi/search/posts?q=sunset (the fan)', fanSearch));
       if (text.startsWith('{"type":"newPost"')) {
         received += 1;
         if (waiting !== null && received >= waiting.target) waiting.resolve();
@@ -663,6 +663,10 @@ if (parts.has('realtime')) {
   });
 }
 
+if (parts.has('lighthouse')) {
+  await benchLighthouse({ budgets, check, freePort, startProcess, stop });
+}
+
 if (parts.has('calls')) {
   await benchCalls({ budgets, check, freePort, startProcess, stop, withServerOnPostgres });
 }
@@ -671,7 +675,3 @@ if (failures.length) {
   console.error(`\nOver budget:\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;
 }
-if (parts.has('lighthouse')) {
-  await benchLighthouse({ budgets, check, freePort, startProcess, stop });
-}
-

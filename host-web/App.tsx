@@ -122,6 +122,8 @@ export function App() {
                   <Route path="/reset-password/:hash">{(params) => <ResetPassword hash={params.hash} />}</Route>
                   <Route path="/action/:hash">{(params) => <MailAction hash={params.hash} />}</Route>
                   <Route path="/settings" component={Settings} />
+                  {/* SPEC §2 names Settings' first child "main": the same screen. */}
+                  <Route path="/settings/main" component={Settings} />
                   <Route path="/settings/edit-profile" component={SettingsEditProfile} />
                   <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
                   <Route path="/settings/wallet" component={SettingsWallet} />
@@ -130,8 +132,6 @@ export function App() {
                   <Route path="/settings/mass-messages" component={SettingsMassMessages} />
                   <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>
                   <Route path="/settings/subscription/:type">{(params) => <SettingsSubscription type={params.type} />}</Route>
-                  {/* SPEC §2 names Settings' first child "main": the same screen. */}
-                  <Route path="/settings/main" component={Settings} />
                   <Route path="/gopay-return" component={GopayReturn} />
                   <Route path="/tour-partners" component={TourPartners} />
                   <Route path="/tour-faq" component={TourFaq} />
