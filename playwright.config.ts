@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-/** E2E_PORT lets two runs share a machine; the embed sign-in test expects the default. */
+/** E2E_PORT lets two runs share a machine. */
 const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://127.0.0.1:${port}`;
 /** Wiped before every run, so the server seeds its demo content afresh. */

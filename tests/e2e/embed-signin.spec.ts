@@ -6,8 +6,9 @@ import { apiProfile, expectNoSeriousA11yViolations } from './support';
  * server's demo opened as localhost: another origin, another site and another cookie jar, as a
  * creator's own site is. Whatever the widget keeps, it must keep without the platform's cookies.
  */
-const platform = 'http://127.0.0.1:8181';
-const partner = 'http://localhost:8181';
+const port = Number(process.env.E2E_PORT ?? 8181);
+const platform = `http://127.0.0.1:${port}`;
+const partner = `http://localhost:${port}`;
 const partnerPage = `${partner}/demo/?platform=${encodeURIComponent(platform)}`;
 const password = 'long enough password';
 

@@ -14,9 +14,14 @@ afterAll(async () => {
 });
 
 describe('the partner demo as another site', () => {
-  it('lists origins a creator could have entered herself', () => {
-    const result = normaliseOrigins(demoPartnerOrigins);
-    expect('origins' in result ? [...result.origins].sort() : result).toEqual([...demoPartnerOrigins].sort());
+  it('lists origins a creator could have entered herself, for the port the server answers on', () => {
+    const origins = demoPartnerOrigins('http://127.0.0.1:8183');
+    const result = normaliseOrigins(origins);
+    expect('origins' in result ? [...result.origins].sort() : result).toEqual([...origins].sort());
+    expect(origins).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080', 'http://localhost:8183', 'http://127.0.0.1:8183']);
+    expect(demoPartnerOrigins('http://localhost:8080')).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080']);
+    // A platform on a real address lists only the local demo's origins, never its own host as a partner.
+    expect(demoPartnerOrigins('https://fanstage.example')).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080']);
   });
 
   it('lets the demo on the other loopback name call the API, and sign in a fan who allows it', async () => {

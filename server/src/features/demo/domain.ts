@@ -20,16 +20,23 @@ export interface DemoUser {
   online: boolean;
   colors: [string, string];
   level?: number;
-  /** Sites allowed to embed this creator's widgets and sign fans in from them. */
-  embedOrigins?: readonly string[];
+  /** Lists the partner demo's origins as sites allowed to embed her widgets. */
+  embedsDemo?: boolean;
 }
 
 /**
  * The partner demo (`/demo/`) plays a creator's own site. Opened on the other loopback name
  * than the platform (`localhost` against `127.0.0.1`) it is another origin and another site,
- * as a real partner page is; these are the addresses `npm start` and the end-to-end tests use.
+ * as a real partner page is. The demo creators list both loopback names of the port `npm start`
+ * uses, and of the port this server answers on when that is another (a second instance, the
+ * end-to-end tests on their own port).
  */
-export const demoPartnerOrigins: readonly string[] = ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://localhost:8181', 'http://127.0.0.1:8181'];
+export function demoPartnerOrigins(publicUrl: string): string[] {
+  const ports = new Set(['8080']);
+  const url = new URL(publicUrl);
+  if (['localhost', '127.0.0.1'].includes(url.hostname)) ports.add(url.port || (url.protocol === 'https:' ? '443' : '80'));
+  return [...ports].flatMap((port) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`]);
+}
 
 /**
  * The demo creators' monthly subscription offers: stored cents from the post-media price
@@ -55,7 +62,7 @@ export const demoCreators: readonly DemoUser[] = [
     gender: 2, isSeller: true, isPartner: true, hasBadge: true,
     messagePrice: 32, callPrice: 128, followersCount: 12_480, postsCount: 342, offersSubscriptions: true, online: true,
     colors: ['#ff6b9a', '#7c3aed'],
-    embedOrigins: demoPartnerOrigins,
+    embedsDemo: true,
   },
   {
     username: 'marek.novak',

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { embedOrigins, media, subscriptionOffers, users } from '../../db/schema';
 import { hashPassword } from '../auth/service';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
-import { demoCreators, demoEmailDomain, demoFans, demoOffers, demoStaff, initialsOf, type DemoUser } from './domain';
+import { demoCreators, demoEmailDomain, demoFans, demoOffers, demoPartnerOrigins, demoStaff, initialsOf, type DemoUser } from './domain';
 import { seedDemoPosts } from './posts';
 import { seedDemoChats } from './chats';
 
@@ -68,8 +68,8 @@ export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions 
         .onConflictDoUpdate({ target: media.hash, set: { ownerId: created!.id } })
         .returning({ id: media.id });
       await tx.update(users).set({ avatarMediaId: picture!.id }).where(eq(users.id, created!.id));
-      if (person.embedOrigins && person.embedOrigins.length > 0) {
-        await tx.insert(embedOrigins).values(person.embedOrigins.map((origin) => ({ userId: created!.id, origin })));
+      if (person.embedsDemo) {
+        await tx.insert(embedOrigins).values(demoPartnerOrigins(ctx.config.publicUrl).map((origin) => ({ userId: created!.id, origin })));
       }
       const offers = person.isSeller && person.offersSubscriptions ? (demoOffers[person.username] ?? []) : [];
       if (offers.length > 0) {
