@@ -169,4 +169,20 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
     expect(await onB.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'admin-blocked' });
     expect(await onB.closed).toBe(4401);
   });
+
+  it('tells node B of a write answered by node A, so the pages B holds in memory are read afresh', async () => {
+    const fan = await createAccount(nodeA.app);
+    const creator = await createAccount(nodeA.app, { seller: true });
+    let heard = 0;
+    nodeB.app.fanstage.realtime.onWriteElsewhere(() => (heard += 1));
+    // B's subscription may complete a moment after it answers its first request.
+    const onB = await connectTo(nodeB, fan);
+    await publishUntilDelivered(onB, fan.id);
+    expect((await callA('POST', '/api/users/follow', fan, { id: creator.id })).json).toMatchObject({ statusCode: 1 });
+    const deadline = Date.now() + patience;
+    while (heard === 0) {
+      if (Date.now() > deadline) throw new Error('node B never heard of the write');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from '../../server/src/db';
 import { startTestServer, type TestServer } from '../support/server';
 import { posts } from '../../server/src/db/schema';
-import { block, ids, person, post, word } from './support-feeds';
+import { block, follow, get, ids, person, post, word } from './support-feeds';
 
 /**
  * Visitors' pages of the public timeline and of post search are answered from memory for a
@@ -75,5 +75,25 @@ describe('visitors’ pages held in memory', () => {
     expect(await ids(app, search, fan)).toEqual([]);
     // The visitor's held pages are unchanged by it.
     expect(await ids(app, deep)).toEqual([made[15]]);
+  });
+
+  it('hold a viewer’s own timeline page for her alone, and her writes show at once', async () => {
+    const [dana, fan, other] = [await person(app, { gender: 2 }), await person(app, { isSeller: false, gender: 1 }), await person(app, { isSeller: false })];
+    await follow(app, fan.id, dana.id);
+    const first = await post(app, dana.id, { text: word('harbour') });
+    expect(await ids(app, '/api/2/timeline', fan)).toEqual([first.id]);
+    // Another viewer never gets her page.
+    expect(await ids(app, '/api/2/timeline', other)).toEqual([]);
+    // Written behind the server's back (as another node would): her held page is still answered.
+    const second = await post(app, dana.id, { text: word('harbour') });
+    expect(await ids(app, '/api/2/timeline', fan)).toEqual([first.id]);
+    // Her own write on this node: the next page is read afresh, with the like and the new post.
+    const liked = await app.inject({ method: 'POST', url: `/api/posts/${first.id}/likes`, headers: { authorization: `Bearer ${fan.token}` } });
+    expect(liked.statusCode).toBe(200);
+    const { json } = await get(app, '/api/2/timeline', fan);
+    expect((json.body as { id: number; likedByMe: boolean }[]).map(({ id, likedByMe }) => ({ id, likedByMe }))).toEqual([
+      { id: second.id, likedByMe: false },
+      { id: first.id, likedByMe: true },
+    ]);
   });
 });

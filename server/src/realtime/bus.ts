@@ -2,10 +2,14 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
 
-/** What travels between nodes: a delivery to people's sockets, or a forced logout. */
+/**
+ * What travels between nodes: a delivery to people's sockets, a forced logout, or word that a
+ * node answered writes (lists held in memory for a moment are out of date).
+ */
 export type BusEvent =
   | { kind: 'deliver'; userIds: number[]; message: ServerMessage; except?: string }
-  | { kind: 'logout'; userId: number; reason: LogoutReason; keepSessionFamily?: string; onlyOrigin?: string };
+  | { kind: 'logout'; userId: number; reason: LogoutReason; keepSessionFamily?: string; onlyOrigin?: string }
+  | { kind: 'wrote' };
 
 interface Envelope {
   /** The node that published it; that node delivered locally already. */

@@ -28,6 +28,13 @@ export interface RealtimePublisher {
   logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null, onlyOrigin?: string): void;
   /** Whether a message for the user could reach a socket: always with other nodes, else only when it has one here. */
   isReachable(userId: number): boolean;
+  /**
+   * Tells the other nodes this one answered a write, so what they hold in memory for a moment
+   * (visitors' pages, a viewer's first page) is out of date; a burst travels as one message.
+   */
+  announceWrite(): void;
+  /** Runs `listener` whenever another node announced a write. */
+  onWriteElsewhere(listener: () => void): void;
 }
 
 export interface RealtimeOptions {
@@ -54,6 +61,9 @@ export interface Realtime extends RealtimePublisher {
   /** How many sockets this node holds (for a user, or in all). */
   connectionCount(userId?: number): number;
 }
+
+/** How long a node gathers writes before announcing them to the others (one bus message). */
+const writeAnnouncementMs = 50;
 
 /** The websocket's address (SPEC §7); `/ws` without the slash is accepted too. */
 export const realtimePath = '/ws/';
@@ -127,6 +137,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   let closing = false;
 
   const bus: Bus | null = config.redisUrl === undefined ? null : createRedisBus(config.redisUrl, nodeId, log, (event) => applyLocally(event));
+  const writeListeners: (() => void)[] = [];
+  /** A write announcement waiting to go out: writes within this window travel as one message. */
+  let writeAnnouncement: NodeJS.Timeout | undefined;
 
   /** Sends one message, or its JSON when the caller serialised it once for many sockets. */
   function send(connection: Connection, message: ServerMessage | string): void {
@@ -170,7 +183,8 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
 
   function applyLocally(event: BusEvent): void {
     if (event.kind === 'deliver') deliverLocally(event.userIds, event.message, event.except);
-    else logoutLocally(event.userId, event.reason, event.keepSessionFamily, event.onlyOrigin);
+    else if (event.kind === 'logout') logoutLocally(event.userId, event.reason, event.keepSessionFamily, event.onlyOrigin);
+    else for (const listener of writeListeners) listener();
   }
 
   /** Whether anyone could receive a message for the user: always with other nodes, else only local sockets. */
@@ -204,6 +218,17 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       });
     },
     isReachable: reachable,
+    announceWrite() {
+      if (bus === null || writeAnnouncement !== undefined) return;
+      writeAnnouncement = setTimeout(() => {
+        writeAnnouncement = undefined;
+        bus.publish({ kind: 'wrote' });
+      }, writeAnnouncementMs);
+      writeAnnouncement.unref();
+    },
+    onWriteElsewhere(listener) {
+      writeListeners.push(listener);
+    },
   };
 
   function refuseUpgrade(socket: Duplex, status: 403 | 404 | 503, text: string): void {
@@ -441,6 +466,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       for (const connections of byUser.values()) for (const connection of connections) connection.socket.close(CloseCodes.goingAway, 'server closing');
     },
     async close() {
+      clearTimeout(writeAnnouncement);
       this.closeSockets();
       for (const connections of byUser.values()) for (const connection of connections) connection.socket.terminate();
       byUser.clear();

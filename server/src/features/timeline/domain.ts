@@ -46,6 +46,17 @@ export const publicFirstPageStaleMs = 5_000;
 export const visitorPagesMaxEntries = 256;
 
 /**
+ * How long a signed-in viewer's page of her own timeline is answered from memory per node
+ * (./visitor-pages.ts, `VisitorPages.getForViewer`): a reload, a second tab, the app coming back to the
+ * foreground ask for the same page within moments. Never answered past it: a viewer sees her
+ * own writes, and any write drops every held page on every node.
+ */
+export const viewerPageTtlMs = 1_500;
+
+/** How many viewers' pages a node holds at most (about 20 KB each). */
+export const viewerPagesMaxEntries = 1_024;
+
+/**
  * SPEC §3: the gender filter takes 0–4, 0 only for logged-in users, default 1. Profiles carry
  * gender 1 (man) or 2 (woman), so the filter values map to:
  *

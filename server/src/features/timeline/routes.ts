@@ -64,7 +64,14 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.privateTimeline(viewerOf(request).id, pageOf(request.query, pageSizes.timeline))),
+    async (request, reply) => {
+      const viewerId = viewerOf(request).id;
+      const page = pageOf(request.query, pageSizes.timeline);
+      // Hers alone, held a moment: see VisitorPages.getForViewer.
+      const key = `private:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}`;
+      const json = await visitorPages.getForViewer(viewerId, key, () => service.privateTimeline(viewerId, page));
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(
