@@ -46,6 +46,12 @@ export const Settings = Type.Object(
      */
     forceLogin: Type.Optional(Type.Boolean()),
     /**
+     * External sign-in providers the login and sign-up forms offer as "Continue with {title}"
+     * (the server's OAUTH_PROVIDERS): a button goes to `GET /api/oauth/authorize?provider={name}&returnTo=`.
+     * Absent or empty: none.
+     */
+    oauthProviders: Type.Optional(Type.Array(Type.Object({ name: Type.String(), title: Type.String() }))),
+    /**
      * STUN servers for calls (the server's `ICE_SERVERS`), never with a credential: TURN
      * credentials are minted per call (`GET /api/calls/{id}/ice-servers`). Absent or empty:
      * calls use none, which is enough on one network.

@@ -30,6 +30,8 @@ import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
+import { registerOAuthRoutes } from './features/oauth/routes';
+import { createOAuthProviders } from './features/oauth/providers';
 import { registerContactRoutes } from './features/contact/routes';
 import { registerTimelineRoutes } from './features/timeline/routes';
 import { registerSearchRoutes } from './features/search/routes';
@@ -192,7 +194,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerHealthRoutes(app, database);
   await registerAuth(app, ctx);
-  registerSettingsRoutes(app, ctx);
+  const oauthProviders = createOAuthProviders(ctx);
+  registerOAuthRoutes(app, ctx, oauthProviders, jobs);
+  registerSettingsRoutes(app, ctx, oauthProviders.list());
   registerGiftRoutes(app, ctx);
   registerTranslationRoutes(app);
   const userService = registerUserRoutes(app, ctx);

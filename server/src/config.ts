@@ -87,6 +87,13 @@ export interface Config {
    * information pages: terms, privacy, cookies, FAQ and contact (SPEC §6).
    */
   forceLogin: boolean;
+  /**
+   * The external sign-in providers offered on the login and sign-up forms (OAUTH_PROVIDERS,
+   * comma-separated names; `none` for none). The built-in `sandbox` (a consent page served by this
+   * server, nobody really signs in anywhere) is the default outside production; production
+   * offers none unless configured (docs/oauth.md).
+   */
+  oauthProviders: string[];
 }
 
 export interface TurnSettings {
@@ -179,7 +186,21 @@ export function loadConfig(env: Env = process.env): Config {
     operatorAddress: text(env, 'OPERATOR_ADDRESS', '', 300),
     supportEmail: supportEmail(env, publicUrl),
     forceLogin: flag(env, 'FORCE_LOGIN', false),
+    oauthProviders: oauthProviders(env, nodeEnv),
   };
+}
+
+function oauthProviders(env: Env, nodeEnv: string): string[] {
+  const raw = nonEmpty(env.OAUTH_PROVIDERS) ?? (nodeEnv === 'production' ? 'none' : 'sandbox');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 1 && names[0] === 'none') return [];
+  for (const name of names) {
+    if (!/^[a-z0-9-]{1,32}$/.test(name)) throw new ConfigError(`OAUTH_PROVIDERS must list provider names such as sandbox, comma-separated, or be none (got "${name}").`);
+  }
+  return [...new Set(names)];
 }
 
 function turnSettings(env: Env): TurnSettings | undefined {

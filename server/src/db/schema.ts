@@ -1136,6 +1136,46 @@ export const partnerDecisions = pgTable(
   (t) => [index('partner_decisions_user_idx').on(t.userId, t.createdAt)],
 );
 
+/**
+ * Accounts at an external sign-in provider linked to an account here (GET /api/oauth/callback):
+ * the provider's id of the person signs them in to the linked account.
+ */
+export const oauthAccounts = pgTable(
+  'oauth_accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('oauth_accounts_provider_external_idx').on(t.provider, t.externalId), index('oauth_accounts_user_idx').on(t.userId)],
+);
+
+/**
+ * Sign-ins with an external provider in progress. A row binds the provider's request token
+ * (`tokenHash`) to the browser that started it (`browserHash`, the hash of the HttpOnly
+ * `fs_oauth` cookie: the state that stops a forged callback) and to the same-site path the
+ * person returns to. The callback takes a row once (`usedAt`); when the identity is new the row
+ * keeps it until the person chose a username and agreed to the terms (`completedAt`).
+ */
+export const oauthRequests = pgTable(
+  'oauth_requests',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    provider: text('provider').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    browserHash: text('browser_hash').notNull(),
+    returnTo: text('return_to').notNull(),
+    language: text('language').notNull().default('en'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type MediaRow = typeof media.$inferSelect;

@@ -4,7 +4,7 @@ import type { App, AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
 import { buildSettings } from './domain';
 
-export function registerSettingsRoutes(app: App, ctx: AppContext): void {
+export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders: Settings['oauthProviders'] = []): void {
   // Settings only change with the configuration, so the answer is built once — on the first
   // request, when the listening address (and so the default media address) is known.
   let answer: ReturnType<typeof withBody<Settings>> | undefined;
@@ -19,8 +19,8 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=300');
-      answer ??= withBody(
-        buildSettings({
+      answer ??= withBody({
+        ...buildSettings({
           publicUrl: ctx.config.publicUrl,
           salt: ctx.config.priceSalt,
           iceServers: ctx.config.iceServers,
@@ -28,7 +28,9 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
           operator: { name: ctx.config.operatorName, address: ctx.config.operatorAddress, email: ctx.config.supportEmail },
           forceLogin: ctx.config.forceLogin,
         }),
-      );
+        // The external sign-in providers the login and sign-up forms offer (OAUTH_PROVIDERS).
+        oauthProviders,
+      });
       return answer;
     },
   );
