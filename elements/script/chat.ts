@@ -6,9 +6,8 @@
  * a session for (./lite.ts); a click on the sign-in button opens the sign-in once it has loaded.
  */
 import tokensCss from '../../lib/ui/theme/tokens.css?inline';
-import { resolveApiBase, usernameOf, widgetLanguage } from '../base';
 import { chatSignInCss } from '../chatSignInCss';
-import { defineLite, escapeHtml, liteWord, LiteElement, profileOf } from './lite';
+import { defineLite, escapeHtml, liteWord, LiteElement, type LiteProfile } from './lite';
 
 /** elements/chat.ts `chatTag`, spelled out: importing it would bring React along. */
 const tag = 'fanstage-chat';
@@ -16,34 +15,25 @@ const tag = 'fanstage-chat';
 const css = `${tokensCss}\n${chatSignInCss}`;
 
 class ChatElement extends LiteElement {
-  private serial = 0;
+  protected readonly creatorAttribute = 'with';
+  protected readonly css = css;
 
   protected full() {
     return import('./chat-full');
   }
 
-  protected draw(): void {
-    const serial = ++this.serial;
-    const username = usernameOf(this.getAttribute('with'));
-    const base = resolveApiBase(this.getAttribute('api-base'));
-    const language = widgetLanguage(this.getAttribute('language'));
-    this.profile = null;
-    if (!username) {
-      this.shadow.innerHTML = `<style>${css}</style>`;
-      this.upgrade();
-      return;
-    }
-    this.shadow.innerHTML =
-      `<style>${css}</style><div class="fs-root fs-chat-signin" lang="${language}" data-fs-lite="">` +
-      `<button type="button" class="fs-chat-signin-button">${escapeHtml(liteWord(language, 'chat.widget.signInAnonymous'))}</button></div>`;
-    void profileOf(base, username, language).then((profile) => {
-      if (serial !== this.serial || this.upgraded) return;
-      this.profile = profile;
-      const button = this.shadow.querySelector('button');
-      // An unknown creator: the React widget says so.
-      if (!profile) this.upgrade();
-      else if (button) button.textContent = liteWord(language, 'chat.widget.signIn', profile.displayName.trim() || profile.username);
-    });
+  protected markup(language: 'en' | 'cs'): string {
+    return (
+      `<div class="fs-root fs-chat-signin" lang="${language}" data-fs-lite="">` +
+      `<button type="button" class="fs-chat-signin-button">${escapeHtml(liteWord(language, 'chat.widget.signInAnonymous'))}</button></div>`
+    );
+  }
+
+  protected named(profile: LiteProfile | null, language: 'en' | 'cs'): void {
+    const button = this.shadow.querySelector('button');
+    // An unknown creator: the React widget says so.
+    if (!profile) this.upgrade();
+    else if (button) button.textContent = liteWord(language, 'chat.widget.signIn', profile.displayName.trim() || profile.username);
   }
 }
 

@@ -5,7 +5,7 @@
  * touch, a click) or when the browser is idle. A click that came first is passed on once the
  * React widget is there (nobody clicks twice), and focus stays where it was.
  */
-import { refreshTokenKey, resolveApiBase, setDefaultApiBase } from '../base';
+import { refreshTokenKey, resolveApiBase, setDefaultApiBase, usernameOf, widgetLanguage } from '../base';
 import type { DefineElement } from './define';
 import type { LiteProfile, Takeover, TakeoverModule } from './takeover';
 
@@ -73,11 +73,19 @@ export abstract class LiteElement extends HTMLElement {
   private takeover: Takeover | null = null;
   private loading = false;
   private clickWhenLoaded = false;
+  /** Which drawing a profile answer belongs to: an attribute changed meanwhile draws again. */
+  private serial = 0;
 
+  /** The attribute naming the creator (`creator`, `with`). */
+  protected abstract readonly creatorAttribute: string;
+  /** The first screen's styles. */
+  protected abstract readonly css: string;
   /** The React widget's module (a dynamic import, its own chunk). */
   protected abstract full(): Promise<TakeoverModule>;
-  /** Draws the first screen into `this.shadow`. */
-  protected abstract draw(): void;
+  /** The first screen's markup, drawn at once so the element has its final box. */
+  protected abstract markup(language: 'en' | 'cs'): string;
+  /** Fills in what the creator's profile tells, once it arrives; null for an unknown creator. */
+  protected abstract named(profile: LiteProfile | null, language: 'en' | 'cs'): void;
 
   constructor() {
     super();
@@ -114,9 +122,27 @@ export abstract class LiteElement extends HTMLElement {
     else this.draw();
   }
 
-  /** Whether the React widget has taken over (the first screen's callbacks stop drawing then). */
-  protected get upgraded(): boolean {
-    return this.takeover !== null;
+  /**
+   * The first screen at once, the creator's name when her profile arrives. Without a creator
+   * there is nothing to draw: the React widget says what is missing.
+   */
+  private draw(): void {
+    const serial = ++this.serial;
+    const username = usernameOf(this.getAttribute(this.creatorAttribute));
+    const base = resolveApiBase(this.getAttribute('api-base'));
+    const language = widgetLanguage(this.getAttribute('language'));
+    this.profile = null;
+    if (!username) {
+      this.shadow.innerHTML = `<style>${this.css}</style>`;
+      this.upgrade();
+      return;
+    }
+    this.shadow.innerHTML = `<style>${this.css}</style>${this.markup(language)}`;
+    void profileOf(base, username, language).then((profile) => {
+      if (serial !== this.serial || this.takeover) return;
+      this.profile = profile;
+      this.named(profile, language);
+    });
   }
 
   /** Loads the React widget (one chunk for every element of its kind) and lets it take over this shadow root. */
