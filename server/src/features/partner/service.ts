@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
   AdminPartnersQuery,
   IdCheckStart,
@@ -342,76 +342,17 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
 
     async applications(query: AdminPartnersQuery): Promise<PartnerApplication[]> {
       const filter = query.filter ?? 'queue';
-      const rows = await db
-        .select({
-          id: users.id,
-          username: users.username,
-          displayName: users.displayName,
-          email: users.email,
-          approvedState: users.approvedState,
-          isPartner: users.isPartner,
-          isSeller: users.isSeller,
-          hasBadge: users.hasBadge,
-          badgeVerifiedState: users.badgeVerifiedState,
-          application: partnerApplications,
-        })
-        .from(partnerApplications)
-        .innerJoin(users, eq(users.id, partnerApplications.userId))
-        .where(and(sql`${users.deletedAt} is null`, filter === 'queue' ? inArray(users.approvedState, [...queuedStates]) : undefined))
-        .orderBy(sql`${partnerApplications.submittedAt} asc nulls last`, partnerApplications.userId)
-        .limit(query.limit ?? 30)
-        .offset(query.offset ?? 0);
-      const ids = rows.map((row) => row.id);
-      const checks = await latestChecks(ids);
-      const decisions = await decisionsOf(ids);
-      return rows.map((row) => ({
-        user: { id: row.id, username: row.username, displayName: row.displayName, email: row.email },
-        approvedState: row.approvedState,
-        isPartner: row.isPartner,
-        isSeller: row.isSeller,
-        hasBadge: row.hasBadge,
-        badgeVerifiedState: row.badgeVerifiedState,
-        form: toForm(row.application),
-        referredCode: row.application.referredCode,
-        submittedAt: ms(row.application.submittedAt),
-        idCheck: checks.get(row.id) ?? null,
-        decisions: decisions.get(row.id) ?? [],
-      }));
+      return applicationsWhere(
+        and(sql`${users.deletedAt} is null`, filter === 'queue' ? inArray(users.approvedState, [...queuedStates]) : undefined),
+        query.limit ?? 30,
+        query.offset ?? 0,
+      );
     },
 
     async application(userId: number): Promise<PartnerApplication> {
-      const [row] = await db
-        .select({
-          id: users.id,
-          username: users.username,
-          displayName: users.displayName,
-          email: users.email,
-          approvedState: users.approvedState,
-          isPartner: users.isPartner,
-          isSeller: users.isSeller,
-          hasBadge: users.hasBadge,
-          badgeVerifiedState: users.badgeVerifiedState,
-          application: partnerApplications,
-        })
-        .from(partnerApplications)
-        .innerJoin(users, eq(users.id, partnerApplications.userId))
-        .where(eq(users.id, userId));
-      if (row === undefined) throw new AppError('not-found');
-      const checks = await latestChecks([userId]);
-      const decisions = await decisionsOf([userId]);
-      return {
-        user: { id: row.id, username: row.username, displayName: row.displayName, email: row.email },
-        approvedState: row.approvedState,
-        isPartner: row.isPartner,
-        isSeller: row.isSeller,
-        hasBadge: row.hasBadge,
-        badgeVerifiedState: row.badgeVerifiedState,
-        form: toForm(row.application),
-        referredCode: row.application.referredCode,
-        submittedAt: ms(row.application.submittedAt),
-        idCheck: checks.get(userId) ?? null,
-        decisions: decisions.get(userId) ?? [],
-      };
+      const [found] = await applicationsWhere(eq(users.id, userId), 1, 0);
+      if (found === undefined) throw new AppError('not-found');
+      return found;
     },
 
     /**
@@ -512,6 +453,44 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
       return row;
     },
   };
+
+  /** The applications whose applicant matches `where`, the earliest submitted first, with their checks and decisions. */
+  async function applicationsWhere(where: SQL | undefined, limit: number, offset: number): Promise<PartnerApplication[]> {
+    const rows = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        displayName: users.displayName,
+        email: users.email,
+        approvedState: users.approvedState,
+        isPartner: users.isPartner,
+        isSeller: users.isSeller,
+        hasBadge: users.hasBadge,
+        badgeVerifiedState: users.badgeVerifiedState,
+        application: partnerApplications,
+      })
+      .from(partnerApplications)
+      .innerJoin(users, eq(users.id, partnerApplications.userId))
+      .where(where)
+      .orderBy(sql`${partnerApplications.submittedAt} asc nulls last`, partnerApplications.userId)
+      .limit(limit)
+      .offset(offset);
+    const ids = rows.map((row) => row.id);
+    const [checks, decisions] = await Promise.all([latestChecks(ids), decisionsOf(ids)]);
+    return rows.map((row) => ({
+      user: { id: row.id, username: row.username, displayName: row.displayName, email: row.email },
+      approvedState: row.approvedState,
+      isPartner: row.isPartner,
+      isSeller: row.isSeller,
+      hasBadge: row.hasBadge,
+      badgeVerifiedState: row.badgeVerifiedState,
+      form: toForm(row.application),
+      referredCode: row.application.referredCode,
+      submittedAt: ms(row.application.submittedAt),
+      idCheck: checks.get(row.id) ?? null,
+      decisions: decisions.get(row.id) ?? [],
+    }));
+  }
 
   async function decisionsOf(userIds: number[]): Promise<Map<number, PartnerDecision[]>> {
     if (userIds.length === 0) return new Map();
