@@ -131,12 +131,29 @@ function landingScreenPreloads(): Plugin {
   };
 }
 
+/**
+ * This build's release id: the package version and the build's time (or `FANSTAGE_RELEASE`),
+ * compiled into the site and written to `release.json`, which the server answers at
+ * `GET /release`. An open page whose id differs from the server's offers a reload.
+ */
+const release = process.env.FANSTAGE_RELEASE?.trim() || `${pkg.version}+${Date.now().toString(36)}`;
+
+function releaseFile(): Plugin {
+  return {
+    name: 'fanstage:release-file',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'release.json', source: JSON.stringify({ release }) });
+    },
+  };
+}
+
 /** The reference site, served by the server at `/` with an SPA fallback to index.html. */
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react(), firstLoadStrings(), landingScreenPreloads(), precompress()],
-  define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
+  plugins: [react(), firstLoadStrings(), landingScreenPreloads(), releaseFile(), precompress()],
+  define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version), __FANSTAGE_RELEASE__: JSON.stringify(release) },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

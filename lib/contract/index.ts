@@ -2,6 +2,7 @@ export * from './envelope';
 export * from './errors';
 export * from './settings';
 export * from './health';
+export * from './release';
 export * from './gifts';
 export * from './users';
 export * from './translations';

@@ -82,7 +82,9 @@ export type ServerMessage =
   /**
    * An indicator or a notice. For a refused chat message (`notAcceptedPrice`, `noCredit`,
    * `emailNotVerified`) `data` is `{ msgId, price? }`: `price` the conversation's price now
-   * (cents) for `notAcceptedPrice`. `mediaUnlock` has `{ mediaId, messageId }`; `mediaChange`
+   * (cents) for `notAcceptedPrice`. `mediaUnlock` has `{ mediaId, messageId }` for a chat media
+   * and `{ mediaId }` for a post media, plus `mediaUnlockHash` (the fan's key) when it goes to the
+   * fan who unlocked, so every tab of theirs shows the media open; `mediaChange`
    * `{ mediaId, mediaStatus }`.
    */
   | { type: 'eventMessage'; event: ServerEvent; userId: number; data?: Record<string, unknown> }

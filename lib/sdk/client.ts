@@ -60,6 +60,12 @@ export interface FanstageClient {
   url(path: string): string;
   /** Installs (or with null removes) the session that authorizes `/api` calls. */
   setAuthenticator(authenticator: ClientAuthenticator | null): void;
+  /**
+   * Hears every refusal the API answers (an envelope with a negative `statusCode`), whichever
+   * call it was, before the caller gets it: the site shows the verify-email popup for
+   * `email-not-verified` wherever the action came from. Returns the unsubscribe.
+   */
+  onRefusal(listener: (error: SdkError) => void): () => void;
 }
 
 export const API_VERSION = '1.0';
@@ -83,6 +89,7 @@ export function createClient(options: ClientOptions): FanstageClient {
   );
 
   let authenticator: ClientAuthenticator | null = null;
+  const refusalListeners = new Set<(error: SdkError) => void>();
 
   async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
     // Only the logged-in API carries the token: /papi answers the same to everyone.
@@ -150,7 +157,15 @@ export function createClient(options: ClientOptions): FanstageClient {
     // of particular calls (SPEC §7: check-id-check "above 0 success") and carry their body.
     if (envelope.statusCode === 1) return undefined as T;
     if (envelope.statusCode > 0) return envelope.body as T;
-    throw SdkError.fromEnvelope(envelope, response.status);
+    const refusal = SdkError.fromEnvelope(envelope, response.status);
+    for (const listener of refusalListeners) {
+      try {
+        listener(refusal);
+      } catch {
+        // A listener's failure is its own; the caller still gets the refusal.
+      }
+    }
+    throw refusal;
   }
 
   return {
@@ -165,6 +180,10 @@ export function createClient(options: ClientOptions): FanstageClient {
     url: (path) => `${baseUrl}${path.startsWith('/') ? '' : '/'}${path}`,
     setAuthenticator(next) {
       authenticator = next;
+    },
+    onRefusal(listener) {
+      refusalListeners.add(listener);
+      return () => refusalListeners.delete(listener);
     },
   };
 }

@@ -59,6 +59,8 @@ export type { SettingsStore } from './stores/settings';
 export { createPostStore } from './stores/posts';
 export type { PostStore, PostEntry, SeenStats } from './stores/posts';
 export { createFeedStore, feedPageSizes, PRIVATE_FALLBACK_BELOW, DIVIDER_ABOVE } from './stores/feed';
+export { createReleaseWatcher, RELEASE_CHECK_MS } from './stores/release';
+export type { ReleaseWatcher, ReleaseWatcherOptions } from './stores/release';
 export type { PostFeed, FeedStore, FeedType, FeedStatus, FeedItem, FeedOptions } from './stores/feed';
 export {
   createUploadStore,

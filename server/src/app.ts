@@ -54,6 +54,7 @@ import { watchCommits } from './realtime/after-commit';
 
 export interface RouteEntry {
   method: string;
+import { registerReleaseRoutes } from './features/release/routes';
   url: string;
   /** Left out of the OpenAPI document (static files and the document itself). */
   hidden: boolean;
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerTranslationRoutes(app);
   const userService = registerUserRoutes(app, ctx);
   registerSocialRoutes(app, ctx, userService);
+  registerReleaseRoutes(app, ctx);
   registerPartnerRoutes(app, ctx, userService, jobs);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);

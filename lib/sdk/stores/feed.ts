@@ -60,6 +60,8 @@ export const feedPageSizes: Record<FeedType, number> = {
 interface InternalFeed extends PostFeed {
   reset(): void;
   prepend(id: number): void;
+  /** A post announced over the socket joins the ones waiting behind 'Load New Posts'. */
+  offerNew(post: Post): void;
 }
 
 interface FeedState {
@@ -221,6 +223,14 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
       });
     }
 
+    function offerNew(post: Post): void {
+      if (state.status.peek() === 'idle' || state.ids.peek().includes(post.id)) return;
+      const waiting = state.newer.peek();
+      if (waiting.some((other) => other.id === post.id)) return;
+      // Newest first, as a page of the timeline would have them.
+      state.newer.value = [...waiting, post].sort((a, b) => b.ts - a.ts || b.id - a.id);
+    }
+
     /** A post the viewer just made goes on top of the lists it belongs to. */
     function prepend(id: number): void {
       if (state.status.peek() === 'idle' || state.ids.peek().includes(id)) return;
@@ -243,6 +253,7 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
       showNew,
       reset,
       prepend,
+      offerNew,
     };
     return created;
   }
@@ -280,7 +291,29 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
     }
   });
 
-  return { feed };
+  /**
+   * `newPost` over the socket (SPEC §7): someone the viewer follows published. The post is read
+   * once and offered to the private timelines that are open, which show 'Load New Posts'; a
+   * post that is no longer there (deleted meanwhile, blocked) is left out quietly.
+   */
+  async function noticeNewPost(postId: number): Promise<void> {
+    const open = [...feeds.values()].filter((f) => f.type === 'private' && f.status.peek() !== 'idle');
+    if (open.length === 0 || !session.isLoggedIn.peek()) return;
+    const viewer = session.userId.peek();
+    let post: Post;
+    try {
+      post = await api.post(postId, true);
+    } catch {
+      return;
+    }
+    // The answer of one viewer is not the next one's.
+    if (session.userId.peek() !== viewer || post.user.id === viewer) return;
+    if (post.startDate !== null && post.startDate > Date.now()) return;
+    posts.remember([post]);
+    for (const f of open) f.offerNew(post);
+  }
+
+  return { feed, noticeNewPost };
 }
 
 export type FeedStore = ReturnType<typeof createFeedStore>;

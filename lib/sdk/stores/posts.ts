@@ -1,10 +1,12 @@
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-core';
-import type { CreatedPost, CreatePostBody, Post, PostStatsBody } from '../../contract';
+import type { CreatedPost, CreatePostBody, Post, PostStatsBody, PublicProfile } from '../../contract';
 import type { FanstageClient } from '../client';
 import { postsApi } from '../api';
 import { SdkError } from '../errors';
 import { asSdkError } from './shared/errors';
 import type { LoadStatus, ProfileStore } from './profiles';
+import { createPagedList, type PagedList } from './shared/paged';
+import { pageSizes } from '../rules/constants';
 import type { SessionStore } from './session';
 
 export interface PostEntry {
@@ -221,6 +223,20 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
   }
 
   /**
+   * Who liked a post, newest first, 15 a page (SPEC §7 `GET /api/posts/{id}/likes`, §9). The
+   * server shows the list to the post's author only. The people land in the profile store, so
+   * their follow buttons know the viewer's relation without asking.
+   */
+  function likers(id: number): PagedList<PublicProfile> {
+    return createPagedList<PublicProfile>({
+      pageSize: pageSizes.likes,
+      idOf: (user) => user.id,
+      fetchPage: (cursor) => api.likes(id, { limit: cursor.limit, offset: cursor.offset }),
+      onPage: (list) => profiles.remember(list),
+    });
+  }
+
+  /**
    * Reports a post seen, once per page session (SPEC §4); true when this call sent it. The
    * UI decides when a post counts as seen (SPEC §9: 400 ms at half visibility).
    */
@@ -245,6 +261,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     create,
     adjustComments,
     applyUnlock,
+    likers,
     markSeen,
     wasSeen: (id: number) => seen.has(id),
     /** Ids of posts deleted in this session (and on their way to being deleted). */

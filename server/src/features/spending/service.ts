@@ -113,8 +113,11 @@ export function createSpendingService(ctx: AppContext) {
     async unlock(fanId: number, body: UnlockBody): Promise<UnlockResult> {
       // A chat media unlocked: both people's chats show it open once the payment committed.
       let chatUnlock: { ownerId: number; messageId: number } | null = null;
+      // A post media opened for the fan: the fan's other tabs show it open too.
+      let postUnlock: { ownerId: number } | null = null;
       const result = await inTransaction(ctx.db, async (tx) => {
         chatUnlock = null;
+        postUnlock = null;
         const now = ctx.clock.now();
         const [row] = await tx
           .select({ id: media.id, hash: media.hash, ownerId: media.ownerId, price: media.price, status: media.status, kind: media.kind })
@@ -183,13 +186,19 @@ export function createSpendingService(ctx: AppContext) {
         if (shown === undefined) throw postDoesntExist();
         const paid = await payFor('unlock', { postId: shown.postId });
         if (paid !== null && !paid.replayed) await recordNotification(tx, { userId: ownerId, type: 'postMediaUnlock', fromUserId: fanId, postId: shown.postId, mediaId: row.id });
+        postUnlock = { ownerId };
         return answer();
       });
       const unlocked = chatUnlock as { ownerId: number; messageId: number } | null;
       if (unlocked !== null) {
         const data = { mediaId: body.id, messageId: unlocked.messageId };
         ctx.realtime.publish(unlocked.ownerId, { type: 'eventMessage', event: 'mediaUnlock', userId: fanId, data });
-        ctx.realtime.publish(fanId, { type: 'eventMessage', event: 'mediaUnlock', userId: unlocked.ownerId, data });
+        ctx.realtime.publish(fanId, { type: 'eventMessage', event: 'mediaUnlock', userId: unlocked.ownerId, data: { ...data, mediaUnlockHash: result.mediaUnlockHash } });
+      }
+      const opened = postUnlock as { ownerId: number } | null;
+      if (opened !== null) {
+        // Only the fan hears it: the key opens the original for this fan alone.
+        ctx.realtime.publish(fanId, { type: 'eventMessage', event: 'mediaUnlock', userId: opened.ownerId, data: { mediaId: result.mediaId, mediaUnlockHash: result.mediaUnlockHash } });
       }
       return result;
     },
