@@ -52,6 +52,8 @@ export const UpdateMeBody = Type.Object(
     notificationSound: Type.Optional(Int({ minimum: 1, maximum: 2 })),
     /** Origins allowed to embed this creator's widgets, e.g. `https://lucy.example`. */
     embedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 20 })),
+    /** A new e-mail address: needs `currentPassword`; it is unverified until its mailed link is opened. */
+    email: Type.Optional(Type.String({ maxLength: 254 })),
     currentPassword: Type.Optional(Type.String({ maxLength: 256 })),
     newPassword: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
   },
@@ -59,12 +61,28 @@ export const UpdateMeBody = Type.Object(
 );
 export type UpdateMeBody = Static<typeof UpdateMeBody>;
 
-/** DELETE /api/users/me: the deletion survey's reason (enum `deleteReason`, 1–5) is required. */
+/**
+ * DELETE /api/users/me: the deletion survey's reason (enum `deleteReason`, 1–5) is required,
+ * and the account's password confirms it is its owner asking.
+ */
 export const DeleteMeBody = Type.Object({
   deleteReason: Int({ minimum: 1, maximum: 5 }),
   text: Type.Optional(Type.String({ maxLength: 1000 })),
+  password: Type.String({ minLength: 1, maxLength: 256 }),
 });
 export type DeleteMeBody = Static<typeof DeleteMeBody>;
+
+/** GET /api/sms/send-verification-code: the number to prove, in E.164 (`+420601234567`). */
+export const SendPhoneCodeQuery = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 32 }),
+});
+export type SendPhoneCodeQuery = Static<typeof SendPhoneCodeQuery>;
+
+/** POST /api/users/verify-phone: the code of the newest SMS. */
+export const VerifyPhoneBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 12 }),
+});
+export type VerifyPhoneBody = Static<typeof VerifyPhoneBody>;
 
 /** Body of follow, block and hide. */
 export const UserRefBody = Type.Object({ id: Int({ minimum: 1 }) });

@@ -32,6 +32,11 @@ export const ErrorKeys = [
   'invalid-code',
   'weak-password',
   'wrong-password',
+  // phone verification (SMS codes)
+  'invalid-phone',
+  'phone-code-wrong',
+  'phone-code-expired',
+  'phone-code-attempts',
   // trust: widget sessions and the origins they run on
   'widget-scope',
   'origin-not-allowed',

@@ -33,6 +33,8 @@ import { registerAuth } from './features/auth/routes';
 import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
 import { registerContactRoutes } from './features/contact/routes';
+import { registerPhoneRoutes } from './features/phone/routes';
+import { registerAccountRoutes } from './features/account/routes';
 import { registerTimelineRoutes } from './features/timeline/routes';
 import { registerSearchRoutes } from './features/search/routes';
 import { registerPostRoutes } from './features/posts/routes';
@@ -218,6 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerChatRoutes(app, ctx);
   registerCallRoutes(app, ctx, jobs);
   registerContactRoutes(app, ctx);
+  registerPhoneRoutes(app, ctx);
+  registerAccountRoutes(app, ctx, userService);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
   // Features answer their own client messages; the transport knows none of them.
   realtime.register(chatSocketFeature(ctx));

@@ -41,6 +41,11 @@ export interface Config {
   /** The sender of every mail, e.g. `Fanstage <no-reply@fanstage.example>`. */
   mailFrom: string;
   /**
+   * An SMS gateway (SMS_WEBHOOK_URL, https): phone codes are POSTed to it as `{to, text}`.
+   * Unset, the sandbox provider writes them to the development outbox (server/src/sms).
+   */
+  smsWebhookUrl?: string | undefined;
+  /**
    * Origins of partner sites allowed to call the API from the browser besides the platform
    * itself and the origins creators list for their widgets (CORS_ORIGINS, comma-separated).
    */
@@ -150,6 +155,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (got "${smtpUrl}").`);
   }
+  const smsWebhookUrl = nonEmpty(env.SMS_WEBHOOK_URL);
+  if (smsWebhookUrl !== undefined && !/^https?:\/\//.test(smsWebhookUrl)) {
+    throw new ConfigError(`SMS_WEBHOOK_URL must start with https:// or http:// (got "${smsWebhookUrl}").`);
+  }
   const corsOrigins = (nonEmpty(env.CORS_ORIGINS) ?? '')
     .split(',')
     .map((origin) => origin.trim())
@@ -174,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     smtpUrl,
     mailFrom: nonEmpty(env.MAIL_FROM) ?? `Fanstage <no-reply@${new URL(publicUrl).hostname}>`,
+    smsWebhookUrl,
     corsOrigins,
     mediaMaxImageBytes: integer(env, 'MEDIA_MAX_IMAGE_BYTES', 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxVideoBytes: integer(env, 'MEDIA_MAX_VIDEO_BYTES', 500 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),

@@ -155,9 +155,6 @@ const specEndpoints = [
 const notYetBuilt: readonly (typeof specEndpoints)[number][] = [
   // issue 15, "Web push"
   'POST /api/device',
-  // issue 15, "Managing an account": phone verification through a sandbox SMS provider
-  'POST /api/users/verify-phone',
-  'GET /api/sms/send-verification-code',
   // issue 15, "Reports and moderation of content"
   'POST /api/abuse',
   // the user list by type or name (`listType=2`, `?name`)

@@ -470,7 +470,7 @@ describe('identity documents are not kept longer than needed', () => {
     const deletedKeys = await keys(deleted.id);
     expect([await count(declined.id), await count(deleted.id), await count(approved.id)]).toEqual([3, 3, 3]);
 
-    expect((await call('DELETE', '/api/users/me', deleted, { deleteReason: 2 })).json.statusCode).toBe(1);
+    expect((await call('DELETE', '/api/users/me', deleted, { deleteReason: 2, password: deleted.password })).json.statusCode).toBe(1);
     await app.fanstage.jobs.runNow('identity-documents-purge');
     expect([await count(declined.id), await count(deleted.id), await count(approved.id)]).toEqual([3, 0, 3]);
     for (const key of deletedKeys) expect(await app.fanstage.storage.exists(key)).toBe(false);

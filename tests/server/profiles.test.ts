@@ -183,7 +183,7 @@ describe('DELETE /api/users/me', () => {
     const me = await createAccount(app);
     const missing = await call('DELETE', '/api/users/me', me, {});
     expect([missing.status, missing.json.statusCode, missing.json.statusText]).toEqual([400, -1, 'invalid-request']);
-    const wrong = await call('DELETE', '/api/users/me', me, { deleteReason: 9 });
+    const wrong = await call('DELETE', '/api/users/me', me, { deleteReason: 9, password: me.password });
     expect(wrong.json.statusCode).toBe(-1);
   });
 
@@ -197,7 +197,7 @@ describe('DELETE /api/users/me', () => {
     await call('POST', '/api/users/follow', follower, { id: followed.id });
     expect((await call('GET', `/papi/users/${followed.id}`)).json.body.followersCount).toBe(2);
 
-    const { json } = await call('DELETE', '/api/users/me', me, { deleteReason: 2, text: 'Taking a break' });
+    const { json } = await call('DELETE', '/api/users/me', me, { deleteReason: 2, text: 'Taking a break', password: me.password });
     expect(json).toEqual({ statusCode: 1 });
     expect((await call('GET', `/papi/users/${me.id}`)).json.statusText).toBe('user-not-found');
     expect((await call('GET', `/papi/users/${me.username}`)).status).toBe(404);

@@ -256,7 +256,7 @@ describe('sockets of accounts that end', () => {
   it('are logged out and closed when the account is deleted', async () => {
     const fan = await createAccount(app);
     const socket = await connectSocket(server, fan);
-    const deleted = await call({ method: 'DELETE', url: '/api/users/me', token: fan.accessToken, payload: { deleteReason: 1 } });
+    const deleted = await call({ method: 'DELETE', url: '/api/users/me', token: fan.accessToken, payload: { deleteReason: 1, password: fan.password } });
     expect(deleted.json).toEqual({ statusCode: 1 });
     expect(await socket.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'account-deleted' });
     expect(await socket.closed).toBe(4401);

@@ -32,6 +32,8 @@ export const users = pgTable(
     email: text('email'),
     emailVerified: boolean('email_verified').notNull().default(false),
     phoneVerified: boolean('phone_verified').notNull().default(false),
+    /** The E.164 number proven by an SMS code (POST /api/users/verify-phone); null until then. */
+    phone: text('phone'),
     /** Null for accounts that have not set a password (e.g. created by an OAuth sign-in). */
     passwordHash: text('password_hash'),
     avatarMediaId: integer('avatar_media_id').references((): AnyPgColumn => media.id, { onDelete: 'set null' }),
@@ -1134,6 +1136,42 @@ export const partnerDecisions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('partner_decisions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * SMS codes that prove a phone number (GET /api/sms/send-verification-code). Only a hash of
+ * the code is kept; a code dies when used, when it expires, or after its allowed wrong guesses.
+ */
+export const phoneCodes = pgTable(
+  'phone_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: smallint('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('phone_codes_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Why people left (the delete-account survey, SPEC §9): the reason enum and what they wrote. */
+export const deletionSurveys = pgTable(
+  'deletion_surveys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: smallint('reason').notNull(),
+    text: text('text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('deletion_surveys_created_idx').on(t.createdAt), check('deletion_surveys_reason', sql`${t.reason} between 1 and 5`)],
 );
 
 /**

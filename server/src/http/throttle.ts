@@ -22,6 +22,9 @@ export const throttles = {
   // The contact form: a person writes a few messages an hour at most.
   'contact-address': { limit: 5, windowMs: 60 * 60_000 },
   'contact-requester': { limit: 10, windowMs: 60 * 60_000 },
+  // Phone codes (SMS costs money and reaches a stranger's phone): a few per account and per number.
+  'sms-code-user': { limit: 5, windowMs: 60 * 60_000 },
+  'sms-code-phone': { limit: 5, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, ThrottleLimit>;
 export type ThrottleBucket = keyof typeof throttles;
 

@@ -171,7 +171,7 @@ async function mailTarget(ctx: AppContext, userId: number) {
   return user ?? null;
 }
 
-async function sendVerificationMail(ctx: AppContext, userId: number): Promise<void> {
+export async function sendVerificationMail(ctx: AppContext, userId: number): Promise<void> {
   const user = await mailTarget(ctx, userId);
   if (user === null || user.email === null) return;
   const token = await createActionToken(ctx, userId, 'verify-email');
@@ -453,6 +453,56 @@ export async function changePassword(ctx: AppContext, userId: number, current: s
   await revokeSessions(ctx, userId, keepFamilyId ?? undefined);
   // The other devices' sockets are told and closed; the session that made the change keeps its own.
   ctx.realtime.logout(userId, 'disconnected-password', keepFamilyId);
+}
+
+/** The account's password confirms a sensitive change (e-mail, deletion): wrong-password otherwise. */
+export async function confirmPassword(ctx: AppContext, userId: number, password: string): Promise<void> {
+  const [user] = await ctx.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .limit(1);
+  if (user === undefined) throw new AppError('unauthorized');
+  if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('wrong-password');
+}
+
+/**
+ * A new e-mail address (PUT /api/users/me with `email` and `currentPassword`; the caller has
+ * confirmed the password and the address's form). The account is unverified until the link
+ * mailed to the new address is opened; links mailed before, to the old address, stop working,
+ * so they cannot verify an address they never reached. The same address in other letter case
+ * is only a respelling and keeps the verification.
+ */
+export async function changeEmail(ctx: AppContext, userId: number, email: string): Promise<boolean> {
+  const [current] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  if (current === undefined) throw new AppError('unauthorized');
+  if (current.email === email) return false;
+  const respelled = current.email !== null && normalizeEmail(current.email) === normalizeEmail(email);
+  if (!respelled) {
+    const [holder] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
+      .limit(1);
+    if (holder !== undefined && holder.id !== userId) throw new AppError('email-taken');
+  }
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(users).set(respelled ? { email } : { email, emailVerified: false }).where(eq(users.id, userId));
+      if (!respelled) {
+        await tx
+          .update(actionTokens)
+          .set({ usedAt: new Date() })
+          .where(and(eq(actionTokens.userId, userId), eq(actionTokens.purpose, 'verify-email'), isNull(actionTokens.usedAt)));
+      }
+    });
+  } catch (error) {
+    // Someone took the address a moment ago: the unique index decides.
+    if (isUniqueViolation(error)) throw new AppError('email-taken');
+    throw error;
+  }
+  if (!respelled) await sendVerificationMail(ctx, userId);
+  return !respelled;
 }
 
 /** SPEC §6: an admin blocks an account; it is logged out everywhere and cannot log in. */

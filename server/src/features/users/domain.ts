@@ -2,6 +2,7 @@ import type { PublicProfile } from '../../../../lib/contract/users';
 import { BlockedStatus, type Account, type UpdateMeBody, type ViewedProfile } from '../../../../lib/contract/account';
 import { usernameProblem } from '../../../../lib/contract/usernames';
 import { isPriceStep } from '../../../../lib/sdk/rules/price';
+import { isValidEmail } from '../settings/domain';
 
 /** Largest value of the `integer` id column. */
 const maxId = 2_147_483_647;
@@ -192,7 +193,7 @@ export function toAccount(row: AccountRow, origins: string[], now: number): Acco
 export type UpdateProblem =
   | { key: 'invalid-request'; field: string; reason: string }
   | { key: 'verify-required'; field: string }
-  | { key: 'invalid-username' | 'must_be_18' };
+  | { key: 'invalid-username' | 'invalid-email' | 'must_be_18' };
 
 /** The users columns a profile edit writes. */
 export interface ProfileChanges {
@@ -214,6 +215,8 @@ export interface ProfileUpdatePlan {
   /** The new list of embed origins, when the edit sends one. */
   embedOrigins?: string[];
   password?: { current: string; next: string };
+  /** A new e-mail address, confirmed by `currentPassword`. */
+  email?: { address: string; password: string };
 }
 
 /**
@@ -267,7 +270,14 @@ export function planProfileUpdate(body: UpdateMeBody, account: { isSeller: boole
     if ('invalid' in result) return invalid('embedOrigins', `not an origin: ${result.invalid.slice(0, 100)}`);
     plan.embedOrigins = result.origins;
   }
-  if (body.currentPassword !== undefined || body.newPassword !== undefined) {
+  if (body.email !== undefined) {
+    const address = body.email.trim();
+    if (!isValidEmail(address)) return { problem: { key: 'invalid-email' } };
+    // Whoever holds a signed-in device for a moment must not be able to take the account over.
+    if (body.currentPassword === undefined) return invalid('currentPassword', 'required with email');
+    plan.email = { address, password: body.currentPassword };
+  }
+  if (body.newPassword !== undefined || (body.currentPassword !== undefined && body.email === undefined)) {
     if (body.currentPassword === undefined) return invalid('currentPassword', 'required with newPassword');
     if (body.newPassword === undefined) return invalid('newPassword', 'required with currentPassword');
     plan.password = { current: body.currentPassword, next: body.newPassword };

@@ -1,12 +1,14 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { PublicProfile } from '../../../../lib/contract/users';
 import type { AppContext } from '../../context';
 import type { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
 import type { Database } from '../../db';
 import { blocks, embedOrigins, follows, hiddenUsers, media, refreshTokens, users } from '../../db/schema';
+import { actionTokens, comments, deletionSurveys, embedConsents, phoneCodes, posts, subscriptions } from '../../db/schema';
+import { SubscriptionStatus } from '../../../../lib/contract/constants';
 import { AppError, errors } from '../../errors';
 import { renderUploadedAvatar, storeRendered } from '../../media/images';
-import { changePassword } from '../auth/service';
+import { changeEmail, changePassword, confirmPassword } from '../auth/service';
 import { TtlCache } from '../../http/ttl-cache';
 import { mayListEmbedOrigins, parseUserRef, planProfileUpdate, profileCacheTtlMs, toAccount, toPublicProfile, toViewedProfile, type ProfileRow, type UpdateProblem } from './domain';
 
@@ -211,6 +213,11 @@ export function createUserService(ctx: AppContext) {
         const [holder] = await usernameTaken.execute({ username: changes.username });
         if (holder !== undefined && holder.id !== userId) throw new AppError('username-taken');
       }
+      if (plan.email !== undefined) {
+        await confirmPassword(ctx, userId, plan.email.password);
+        const [holder] = await emailTaken.execute({ email: plan.email.address });
+        if (holder !== undefined && holder.id !== userId) throw new AppError('email-taken');
+      }
       if (password !== undefined) await changePassword(ctx, userId, password.current, password.next, keepFamilyId);
       try {
         await db.transaction(async (tx) => {
@@ -225,23 +232,63 @@ export function createUserService(ctx: AppContext) {
         if (isUniqueViolation(error)) throw new AppError('username-taken');
         throw error;
       }
+      if (plan.email !== undefined) await changeEmail(ctx, userId, plan.email.address);
       profiles.deleteWhere((row) => row.id === userId);
       return this.account(userId);
     },
 
     /**
-     * Soft delete: the row stays (payments and messages refer to it) but the profile is
-     * gone, every session ends and the person leaves everyone's follow and block lists.
+     * Deletes the account, confirmed by its password, with the survey's answer kept (reason and
+     * text, in deletion_surveys). The row stays, anonymised: payments, ledger entries and the
+     * other side's chat history refer to it, and the ledger must still add up, so no money row
+     * is touched (a wallet's credits stay booked to it). What identified the person goes: e-mail,
+     * phone, password, name, bio, picture, birthday; the username becomes `deleted-{id}`. Posts
+     * and comments vanish for everyone, subscriptions stop renewing, every session ends and the
+     * person leaves everyone's follow and block lists.
      */
     async deleteMe(userId: number, body: DeleteMeBody): Promise<void> {
+      await confirmPassword(ctx, userId, body.password);
       const touched = await db.transaction(async (tx) => {
         const now = new Date();
         const [deleted] = await tx
           .update(users)
-          .set({ deletedAt: now, deleteReason: body.deleteReason, tokensValidAfter: now })
+          .set({
+            deletedAt: now,
+            deleteReason: body.deleteReason,
+            tokensValidAfter: now,
+            username: `deleted-${userId}`,
+            displayName: 'Deleted user',
+            bio: '',
+            email: null,
+            emailVerified: false,
+            phone: null,
+            phoneVerified: false,
+            passwordHash: null,
+            avatarMediaId: null,
+            birthday: null,
+            languages: [],
+            offersSubscriptions: false,
+            inviteCode: null,
+          })
           .where(and(eq(users.id, userId), isNull(users.deletedAt)))
           .returning({ id: users.id });
         if (deleted === undefined) throw errors.userNotFound();
+        await tx.insert(deletionSurveys).values({ userId, reason: body.deleteReason, text: body.text?.trim() ?? '', createdAt: now });
+        await tx.update(posts).set({ deletedAt: now }).where(and(eq(posts.userId, userId), isNull(posts.deletedAt)));
+        await tx.update(comments).set({ deletedAt: now }).where(and(eq(comments.userId, userId), isNull(comments.deletedAt)));
+        // Paid periods run out as they are; nothing renews, and unpaid ones end now.
+        await tx
+          .update(subscriptions)
+          .set({ status: SubscriptionStatus.cancelled, updatedAt: now })
+          .where(and(eq(subscriptions.subscriberId, userId), inArray(subscriptions.status, [SubscriptionStatus.active, SubscriptionStatus.paymentFailed])));
+        await tx
+          .update(subscriptions)
+          .set({ status: SubscriptionStatus.expired, updatedAt: now })
+          .where(and(eq(subscriptions.subscriberId, userId), inArray(subscriptions.status, [SubscriptionStatus.waitingPayment, SubscriptionStatus.processing])));
+        await tx.delete(embedOrigins).where(eq(embedOrigins.userId, userId));
+        await tx.delete(embedConsents).where(eq(embedConsents.userId, userId));
+        await tx.delete(actionTokens).where(eq(actionTokens.userId, userId));
+        await tx.delete(phoneCodes).where(eq(phoneCodes.userId, userId));
         await tx.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
         const followed = await tx.delete(follows).where(eq(follows.followerId, userId)).returning({ id: follows.followedId });
         await decrementFollowers(tx, followed.map((f) => f.id));
