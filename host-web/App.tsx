@@ -15,12 +15,15 @@ import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
 import { useLandingQuery } from './landing';
 import { PartnerBanner } from './layout/PartnerBanner';
+import { UpdateNotice } from './layout/UpdateNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
 import { lazyPart } from './layout/lazyPart';
 import type { ChangedTerms as ChangedTermsPart } from './overlays/ChangedTerms';
 import type { InvitationPrompt as InvitationPromptPart } from './overlays/InvitationPrompt';
 import type { VerifyIdPrompt as VerifyIdPromptPart } from './overlays/VerifyIdPrompt';
+import type { VerifyEmailPrompt as VerifyEmailPromptPart } from './overlays/VerifyEmailPrompt';
+import { useVerifyEmailRefusals } from './overlays/verifyEmailRefusals';
 import styles from './App.module.css';
 
 // What only a signed-in person or a rare moment shows stays out of a visitor's first load:
@@ -31,6 +34,7 @@ const LogoutConfirm = lazyPart<Record<string, never>>(() => import('./overlays/L
 const ChangedTerms = lazyPart<ComponentProps<typeof ChangedTermsPart>>(() => import('./overlays/ChangedTerms').then((m) => ({ default: m.ChangedTerms })));
 const InvitationPrompt = lazyPart<ComponentProps<typeof InvitationPromptPart>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
 const VerifyIdPrompt = lazyPart<ComponentProps<typeof VerifyIdPromptPart>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
+const VerifyEmailPrompt = lazyPart<ComponentProps<typeof VerifyEmailPromptPart>>(() => import('./overlays/VerifyEmailPrompt').then((m) => ({ default: m.VerifyEmailPrompt })));
 
 // The home screen's strings are in the first load (host-web/vite.config.ts, firstLoadNamespaces).
 const Home = lazyScreen(() => import('./routes/Home'), { firstLoadStrings: true });
@@ -97,6 +101,7 @@ export function App() {
   return (
     // Behind the agreement the page is only glimpsed: blurred, and inert while the modal is open.
     <div className={`fs-root site ${styles.shell} ${gate ? styles.blurred : ''}`} data-testid="site-shell">
+  const [verifyEmailOpen, closeVerifyEmail] = useVerifyEmailRefusals(fanstage);
       <a className={styles.skipLink} href="#main">
         {t('app.skipToContent')}
       </a>
@@ -113,6 +118,7 @@ export function App() {
                   <Route path="/discover" component={Discover} />
                   <Route path="/discover/:info">{(params) => <DetailList info={params.info} />}</Route>
                   <Route path="/search-hashtags/:hashtag">{(params) => <SearchHashtags hashtag={params.hashtag} />}</Route>
+          <UpdateNotice location={location} />
                   <Route path="/who-to-follow" component={WhoToFollow} />
                   <Route path="/notifications" component={Notifications} />
                   <Route path="/404" component={NotFound} />
@@ -186,6 +192,8 @@ export function App() {
 function useWanted(now: boolean): boolean {
   const [wanted, setWanted] = useState(now);
   if (now && !wanted) setWanted(true);
+        {/* An action the server refused for an unverified e-mail, wherever it was started. */}
+        {loggedIn && verifyEmailOpen ? <VerifyEmailPrompt onClose={closeVerifyEmail} /> : null}
   return wanted || now;
 }
 

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import type { Post } from '../../lib/sdk';
 import { useSite } from '../site';
 import { gopayReturnUrl } from '../routes/moneyLinks';
+import { useWebLayout } from '../layout/webLayout';
 
 // Loaded when a fan first unlocks or gives a gift: most visits never open them.
 const UnlockMediaPopup = lazy(() => import('../../lib/ui/UnlockMediaPopup').then((m) => ({ default: m.UnlockMediaPopup })));
@@ -17,6 +18,8 @@ export interface PostMoneyActions {
   onGift: (post: Post) => void;
   /** PostCard's `onChat`: the chat with the post's author (the card asks visitors to log in first). */
   onChat: (post: Post) => void;
+  /** PostCard's quick profile hover: on the web layout only (SPEC §2). */
+  profileHover: boolean;
 }
 
 const PostMoneyContext = createContext<PostMoneyActions | null>(null);
@@ -30,6 +33,7 @@ export function PostMoneyProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState<Open>(null);
   const { loggedIn, openLoginPrompt } = useSite();
   const [, navigate] = useLocation();
+  const web = useWebLayout();
   const actions = useMemo<PostMoneyActions>(
     () => ({
       onUnlock: (post, mediaIndex) => {
@@ -47,8 +51,9 @@ export function PostMoneyProvider({ children }: { children: ReactNode }) {
         setOpen({ kind: 'gift', postId: post.id });
       },
       onChat: (post) => navigate(`/chat/${encodeURIComponent(post.user.username)}`),
+      profileHover: web,
     }),
-    [loggedIn, openLoginPrompt, navigate],
+    [loggedIn, openLoginPrompt, navigate, web],
   );
   const close = useCallback(() => setOpen(null), []);
   const [location] = useLocation();

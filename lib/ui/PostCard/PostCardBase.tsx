@@ -5,6 +5,7 @@ import styles from './PostCard.module.css';
 import { FollowButton } from '../FollowButton';
 import { PostMedia } from '../PostMedia';
 import { Dialog } from '../dialog/Dialog';
+import { ProfileHover } from '../ProfileHover/ProfileHover';
 import { useFanstage } from '../FanstageProvider/context';
 import { usePostCard, usePostSeen, type PostCardCallbacks, type PostCardData, type PostHrefs } from './usePostCard';
 import type { TextPart } from './richText';
@@ -12,6 +13,8 @@ import type { TextPart } from './richText';
 import type { ShareDialogProps } from '../ShareDialog/ShareDialog';
 import type { MediaViewerProps } from '../MediaViewer/MediaViewer';
 import type { CommentsProps } from '../Comments/Comments';
+import type { LikeUsersProps } from '../LikeUsers/LikeUsers';
+import type { MediaEarningsProps } from '../MediaEarnings/MediaEarnings';
 
 /**
  * The dialogs a card opens by itself. `PostCard` brings all three, loaded on first use; a
@@ -21,6 +24,10 @@ export interface PostCardParts {
   ShareDialog?: ComponentType<ShareDialogProps>;
   MediaViewer?: ComponentType<MediaViewerProps>;
   Comments?: ComponentType<CommentsProps>;
+  /** The author's list of who liked the post, opened from the likes count. */
+  LikeUsers?: ComponentType<LikeUsersProps>;
+  /** The author's earnings per media of the post. */
+  MediaEarnings?: ComponentType<MediaEarningsProps>;
 }
 
 export interface PostCardProps extends PostCardCallbacks {
@@ -39,6 +46,11 @@ export interface PostCardProps extends PostCardCallbacks {
   reportSeen?: boolean;
   /** The address shared and copied; the post's page on this site by default. */
   shareBase?: string;
+  /**
+   * The quick profile hover on the author's name and picture (SPEC §2): the host turns it on
+   * for its web layout only. Never shown on one's own posts or for a blocked author.
+   */
+  profileHover?: boolean;
   className?: string;
 }
 
@@ -94,7 +106,7 @@ function ReadyPost(props: ReadyPostProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const ref = useRef<HTMLElement>(null);
-  const [dialog, setDialog] = useState<null | { kind: 'share' } | { kind: 'media'; index: number } | { kind: 'delete' }>(null);
+  const [dialog, setDialog] = useState<null | { kind: 'share' } | { kind: 'media'; index: number } | { kind: 'delete' } | { kind: 'likes' } | { kind: 'earnings' }>(null);
   const [deleting, setDeleting] = useState(false);
   const shareRef = useRef<HTMLButtonElement>(null);
   usePostSeen(ref, post.id, props.reportSeen !== false && data.scheduledFor === null);
@@ -102,7 +114,18 @@ function ReadyPost(props: ReadyPostProps) {
   const disabled = data.scheduledFor !== null;
   const showSocial = !data.isOwner;
 
-  const { ShareDialog, MediaViewer, Comments } = props.parts ?? {};
+  const { ShareDialog, MediaViewer, Comments, LikeUsers, MediaEarnings } = props.parts ?? {};
+  // The likers and the earnings are the author's to see (the server answers the likers to them alone).
+  const canListLikes = data.isOwner && Boolean(LikeUsers) && post.totalLikesCount > 0 && !disabled;
+  const canShowEarnings = data.isOwner && Boolean(MediaEarnings) && post.media.some((m) => m.mediaPrice > 0 || m.earnedCents > 0);
+  const hover = (node: ReactNode) =>
+    props.profileHover && !data.isOwner ? (
+      <ProfileHover userId={post.user.id} username={post.user.username} href={data.profileHref} {...(props.onLoginRequired ? { onLoginRequired: () => props.onLoginRequired?.('follow') } : {})}>
+        {node}
+      </ProfileHover>
+    ) : (
+      node
+    );
   const canShare = Boolean(props.onShare || ShareDialog);
   const share = () => (props.onShare ? props.onShare(post) : setDialog({ kind: 'share' }));
   const openMedia = props.onOpenMedia || MediaViewer ? (index: number) => (props.onOpenMedia ? props.onOpenMedia(post, index) : setDialog({ kind: 'media', index })) : undefined;
@@ -118,12 +141,14 @@ function ReadyPost(props: ReadyPostProps) {
   return (
     <article ref={ref} className={`${props.rootClass} ${styles.card}`} lang={props.lang} aria-labelledby={headingId} data-post-id={post.id} {...positionAttributes(props.position)}>
       <header className={styles.header}>
-        <a className={styles.avatarLink} href={data.profileHref} tabIndex={-1} aria-hidden="true">
-          {data.avatar ? <img className={styles.avatar} src={data.avatar.src} alt="" width={44} height={44} loading="lazy" /> : <span className={styles.initials}>{data.initials}</span>}
-        </a>
+        {hover(
+          <a className={styles.avatarLink} href={data.profileHref} tabIndex={-1} aria-hidden="true">
+            {data.avatar ? <img className={styles.avatar} src={data.avatar.src} alt="" width={44} height={44} loading="lazy" /> : <span className={styles.initials}>{data.initials}</span>}
+          </a>,
+        )}
         <div className={styles.identity}>
           <Heading id={headingId} className={styles.name}>
-            <a href={data.profileHref}>{data.authorName}</a>
+            {hover(<a href={data.profileHref}>{data.authorName}</a>)}
           </Heading>
           <p className={styles.meta}>
             <span className={styles.handle}>{data.handle}</span>
@@ -172,7 +197,15 @@ function ReadyPost(props: ReadyPostProps) {
       />
 
       <ul className={styles.stats} aria-label={t('posts.stats')}>
-        <li>{t('posts.likesCount', { count: post.totalLikesCount, value: data.likes })}</li>
+        <li>
+          {canListLikes ? (
+            <button type="button" className={styles.statButton} aria-haspopup="dialog" onClick={() => setDialog({ kind: 'likes' })}>
+              {t('posts.likesCount', { count: post.totalLikesCount, value: data.likes })}
+            </button>
+          ) : (
+            t('posts.likesCount', { count: post.totalLikesCount, value: data.likes })
+          )}
+        </li>
         <li>{t('posts.commentsCount', { count: post.totalCommentsCount, value: data.comments })}</li>
         {post.totalGiftsCount > 0 ? <li>{t('posts.giftsCount', { count: post.totalGiftsCount, value: data.gifts })}</li> : null}
       </ul>
@@ -183,6 +216,13 @@ function ReadyPost(props: ReadyPostProps) {
           <ActionButton label={t('posts.comment')} disabled={disabled} onClick={() => props.onComment?.(post)} icon={<CommentIcon />} />
         ) : disabled ? (
           <ActionButton label={t('posts.comment')} disabled onClick={() => undefined} icon={<CommentIcon />} />
+        {canShowEarnings ? (
+          <li>
+            <button type="button" className={styles.statButton} aria-haspopup="dialog" onClick={() => setDialog({ kind: 'earnings' })}>
+              {t('posts.mediaEarnings.open')}
+            </button>
+          </li>
+        ) : null}
         ) : (
           <a className={styles.action} href={data.postHref} aria-label={t('posts.comment')}>
             <CommentIcon />
@@ -240,6 +280,16 @@ function ReadyPost(props: ReadyPostProps) {
               postId={post.id}
               title={t('posts.shareTitle', { name: data.authorName })}
               description={post.text.slice(0, 200)}
+      {(dialog?.kind === 'likes' && LikeUsers) || (dialog?.kind === 'earnings' && MediaEarnings) ? (
+        <Suspense fallback={null}>
+          {dialog.kind === 'likes' && LikeUsers ? (
+            <LikeUsers postId={post.id} hrefFor={data.hrefs.profile} onClose={() => setDialog(null)} />
+          ) : dialog.kind === 'earnings' && MediaEarnings ? (
+            <MediaEarnings post={post} mediaCDN={data.mediaCDN} onClose={() => setDialog(null)} />
+          ) : null}
+        </Suspense>
+      ) : null}
+
               onClose={() => {
                 setDialog(null);
                 shareRef.current?.focus();

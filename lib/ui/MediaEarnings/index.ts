@@ -1,0 +1,2 @@
+export { MediaEarnings, formatEarned } from './MediaEarnings';
+export type { MediaEarningsProps } from './MediaEarnings';
