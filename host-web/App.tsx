@@ -93,6 +93,7 @@ export function App() {
   const invitationWanted = useWanted(invitation !== null);
   const loginPromptWanted = useWanted(loginPromptOpen);
   const logoutConfirmWanted = useWanted(logoutConfirmOpen);
+  const [verifyEmailOpen, closeVerifyEmail] = useVerifyEmailRefusals(fanstage);
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
@@ -101,7 +102,6 @@ export function App() {
   return (
     // Behind the agreement the page is only glimpsed: blurred, and inert while the modal is open.
     <div className={`fs-root site ${styles.shell} ${gate ? styles.blurred : ''}`} data-testid="site-shell">
-  const [verifyEmailOpen, closeVerifyEmail] = useVerifyEmailRefusals(fanstage);
       <a className={styles.skipLink} href="#main">
         {t('app.skipToContent')}
       </a>
@@ -110,6 +110,7 @@ export function App() {
         <Header />
         <main id="main" tabIndex={-1} className={styles.main}>
           <PartnerBanner location={location} />
+          <UpdateNotice location={location} />
           <ErrorBoundary resetKey={location}>
             <PostMoneyProvider>
               <Suspense fallback={<ScreenLoading />}>
@@ -118,7 +119,6 @@ export function App() {
                   <Route path="/discover" component={Discover} />
                   <Route path="/discover/:info">{(params) => <DetailList info={params.info} />}</Route>
                   <Route path="/search-hashtags/:hashtag">{(params) => <SearchHashtags hashtag={params.hashtag} />}</Route>
-          <UpdateNotice location={location} />
                   <Route path="/who-to-follow" component={WhoToFollow} />
                   <Route path="/notifications" component={Notifications} />
                   <Route path="/404" component={NotFound} />
@@ -182,6 +182,8 @@ export function App() {
         {invitationWanted ? <InvitationPrompt invitation={invitation} onClosed={landing.dismiss} /> : null}
         {logoutConfirmWanted ? <LogoutConfirm /> : null}
         {gate || !loggedIn ? null : <VerifyIdPrompt location={location} />}
+        {/* An action the server refused for an unverified e-mail, wherever it was started. */}
+        {loggedIn && verifyEmailOpen ? <VerifyEmailPrompt onClose={closeVerifyEmail} /> : null}
         {changedTerms && sessionChecked && !termsDeclined ? <ChangedTerms onAgreed={terms.markAgreed} onDeclined={() => setTermsDeclined(true)} /> : null}
       </Suspense>
     </div>
@@ -192,8 +194,6 @@ export function App() {
 function useWanted(now: boolean): boolean {
   const [wanted, setWanted] = useState(now);
   if (now && !wanted) setWanted(true);
-        {/* An action the server refused for an unverified e-mail, wherever it was started. */}
-        {loggedIn && verifyEmailOpen ? <VerifyEmailPrompt onClose={closeVerifyEmail} /> : null}
   return wanted || now;
 }
 

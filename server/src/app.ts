@@ -51,12 +51,12 @@ import { postSocketFeature } from './features/posts/socket';
 import { verifyAccessToken } from './features/auth/guard';
 import { AppError } from './errors';
 import { registerHealthRoutes } from './features/health/routes';
+import { registerReleaseRoutes } from './features/release/routes';
 import { createRealtime, type RealtimeOptions } from './realtime';
 import { watchCommits } from './realtime/after-commit';
 
 export interface RouteEntry {
   method: string;
-import { registerReleaseRoutes } from './features/release/routes';
   url: string;
   /** Left out of the OpenAPI document (static files and the document itself). */
   hidden: boolean;
@@ -196,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerHttpConventions(app, site.notFound);
 
   registerHealthRoutes(app, database);
+  registerReleaseRoutes(app, ctx);
   await registerAuth(app, ctx);
   const oauthProviders = createOAuthProviders(ctx);
   registerOAuthRoutes(app, ctx, oauthProviders, jobs);
@@ -204,7 +205,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerTranslationRoutes(app);
   const userService = registerUserRoutes(app, ctx);
   registerSocialRoutes(app, ctx, userService);
-  registerReleaseRoutes(app, ctx);
   registerPartnerRoutes(app, ctx, userService, jobs);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);

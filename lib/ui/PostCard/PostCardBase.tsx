@@ -208,6 +208,13 @@ function ReadyPost(props: ReadyPostProps) {
         </li>
         <li>{t('posts.commentsCount', { count: post.totalCommentsCount, value: data.comments })}</li>
         {post.totalGiftsCount > 0 ? <li>{t('posts.giftsCount', { count: post.totalGiftsCount, value: data.gifts })}</li> : null}
+        {canShowEarnings ? (
+          <li>
+            <button type="button" className={styles.statButton} aria-haspopup="dialog" onClick={() => setDialog({ kind: 'earnings' })}>
+              {t('posts.mediaEarnings.open')}
+            </button>
+          </li>
+        ) : null}
       </ul>
 
       <div className={styles.actions} role="group" aria-label={t('posts.actions')}>
@@ -216,13 +223,6 @@ function ReadyPost(props: ReadyPostProps) {
           <ActionButton label={t('posts.comment')} disabled={disabled} onClick={() => props.onComment?.(post)} icon={<CommentIcon />} />
         ) : disabled ? (
           <ActionButton label={t('posts.comment')} disabled onClick={() => undefined} icon={<CommentIcon />} />
-        {canShowEarnings ? (
-          <li>
-            <button type="button" className={styles.statButton} aria-haspopup="dialog" onClick={() => setDialog({ kind: 'earnings' })}>
-              {t('posts.mediaEarnings.open')}
-            </button>
-          </li>
-        ) : null}
         ) : (
           <a className={styles.action} href={data.postHref} aria-label={t('posts.comment')}>
             <CommentIcon />
@@ -272,14 +272,6 @@ function ReadyPost(props: ReadyPostProps) {
         </Dialog>
       ) : null}
 
-      {(dialog?.kind === 'share' && ShareDialog) || (dialog?.kind === 'media' && MediaViewer) ? (
-        <Suspense fallback={null}>
-          {dialog.kind === 'share' && ShareDialog ? (
-            <ShareDialog
-              url={shareAddress(props.shareBase, data)}
-              postId={post.id}
-              title={t('posts.shareTitle', { name: data.authorName })}
-              description={post.text.slice(0, 200)}
       {(dialog?.kind === 'likes' && LikeUsers) || (dialog?.kind === 'earnings' && MediaEarnings) ? (
         <Suspense fallback={null}>
           {dialog.kind === 'likes' && LikeUsers ? (
@@ -290,6 +282,14 @@ function ReadyPost(props: ReadyPostProps) {
         </Suspense>
       ) : null}
 
+      {(dialog?.kind === 'share' && ShareDialog) || (dialog?.kind === 'media' && MediaViewer) ? (
+        <Suspense fallback={null}>
+          {dialog.kind === 'share' && ShareDialog ? (
+            <ShareDialog
+              url={shareAddress(props.shareBase, data)}
+              postId={post.id}
+              title={t('posts.shareTitle', { name: data.authorName })}
+              description={post.text.slice(0, 200)}
               onClose={() => {
                 setDialog(null);
                 shareRef.current?.focus();
