@@ -105,6 +105,8 @@ describe('signing in with an external account (sandbox provider)', () => {
     expect(page.body).toContain('name="username"');
     expect(page.body).toContain('value="nora.novakova"');
     expect(page.body).toContain('name="agree"');
+    // Its form must carry the site's Origin (a no-referrer page posts `Origin: null`).
+    expect(page.headers['referrer-policy']).toBe('same-origin');
 
     // Without the agreement, and with a username that cannot be one, nothing is created.
     const headers = { ...form({}).headers, ...cookie };

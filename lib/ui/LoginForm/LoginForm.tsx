@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ExternalSignIn, useExternalSignIn, type ExternalSignInLink } from './ExternalSignIn';
 import { FormAlert, FormShell, LinkButton, SubmitButton, TextField } from './formParts';
 import { useLoginForm, type LoginFormState, type UseLoginFormOptions } from './useLoginForm';
 import styles from './LoginForm.module.css';
@@ -12,6 +13,8 @@ interface ViewOptions {
   autoFocus?: boolean;
   className?: string;
   lang?: string;
+  /** "Continue with …" links under the form (the platform's external sign-in providers). */
+  externalSignIn?: readonly ExternalSignInLink[];
 }
 
 export type LoginFormViewProps = LoginFormState & ViewOptions;
@@ -21,7 +24,8 @@ export type LoginFormProps = UseLoginFormOptions & ViewOptions;
 export function LoginForm({ onSuccess, ...view }: LoginFormProps) {
   const state = useLoginForm(onSuccess ? { onSuccess } : {});
   const { i18n } = useTranslation();
-  return <LoginFormView lang={i18n.resolvedLanguage ?? i18n.language} {...state} {...view} />;
+  const externalSignIn = useExternalSignIn();
+  return <LoginFormView lang={i18n.resolvedLanguage ?? i18n.language} externalSignIn={externalSignIn} {...state} {...view} />;
 }
 
 export function LoginFormView(props: LoginFormViewProps) {
@@ -48,6 +52,7 @@ export function LoginFormView(props: LoginFormViewProps) {
       <FormAlert id={props.alertId} message={props.alert} />
       <SubmitButton label={props.submitLabel} busyLabel={props.busyLabel} busy={props.busy} />
       {props.onForgotPassword ? <LinkButton label={props.forgotLabel} onClick={props.onForgotPassword} /> : null}
+      <ExternalSignIn links={props.externalSignIn} />
     </FormShell>
   );
 }

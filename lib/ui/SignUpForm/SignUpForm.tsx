@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ExternalSignIn, useExternalSignIn, type ExternalSignInLink } from '../LoginForm/ExternalSignIn';
 import { CheckboxField, FormAlert, FormShell, SubmitButton, TextField } from '../LoginForm/formParts';
 import { useSignUpForm, type SignUpFormState, type UseSignUpFormOptions } from './useSignUpForm';
 import styles from './SignUpForm.module.css';
@@ -8,6 +9,8 @@ interface ViewOptions {
   autoFocus?: boolean;
   className?: string;
   lang?: string;
+  /** "Continue with …" links under the form (the platform's external sign-in providers). */
+  externalSignIn?: readonly ExternalSignInLink[];
 }
 
 export type SignUpFormViewProps = SignUpFormState & ViewOptions;
@@ -17,7 +20,8 @@ export type SignUpFormProps = UseSignUpFormOptions & ViewOptions;
 export function SignUpForm({ onSuccess, noMail, ...view }: SignUpFormProps) {
   const state = useSignUpForm({ ...(onSuccess ? { onSuccess } : {}), ...(noMail ? { noMail } : {}) });
   const { i18n } = useTranslation();
-  return <SignUpFormView lang={i18n.resolvedLanguage ?? i18n.language} {...state} {...view} />;
+  const externalSignIn = useExternalSignIn();
+  return <SignUpFormView lang={i18n.resolvedLanguage ?? i18n.language} externalSignIn={externalSignIn} {...state} {...view} />;
 }
 
 export function SignUpFormView(props: SignUpFormViewProps) {
@@ -46,6 +50,7 @@ export function SignUpFormView(props: SignUpFormViewProps) {
       <CheckboxField {...props.agree} />
       <FormAlert id={props.alertId} message={props.alert} />
       <SubmitButton label={props.submitLabel} busyLabel={props.busyLabel} busy={props.busy} />
+      <ExternalSignIn links={props.externalSignIn} />
     </FormShell>
   );
 }

@@ -63,12 +63,16 @@ export function page(language: Language, title: string, content: string): string
 <body><main><div class="panel">${content}</div></main></body></html>`;
 }
 
-/** An HTML answer nobody caches, frames or leaks the address of (it carries a token). */
-export function sendHtml(reply: FastifyReply, status: number, html: string) {
+/**
+ * An HTML answer nobody caches or frames. Pages whose address carries a token leak it to no one
+ * (`no-referrer`); the platform's own sign-up step says `same-origin`, because with no referrer
+ * at all browsers send its form with `Origin: null`, and the form must prove it is the site's.
+ */
+export function sendHtml(reply: FastifyReply, status: number, html: string, referrer: 'no-referrer' | 'same-origin' = 'no-referrer') {
   return reply
     .code(status)
     .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'no-referrer')
+    .header('Referrer-Policy', referrer)
     .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     .type('text/html; charset=utf-8')
     .send(html);

@@ -148,7 +148,7 @@ ${first === null ? '' : `<p class="summary" role="alert">${t('errorSummary')}</p
 <div class="field check"><input type="checkbox" id="agree" name="agree" value="yes" required${invalid('agree', '')}><label for="agree">${t('agree')}</label>${error('agree')}</div>
 <div class="actions"><button type="submit">${t('signupSubmit')}</button></div>
 </form>`;
-    return sendHtml(reply, first === null ? 200 : 422, page(language, t('signupTitle'), content));
+    return sendHtml(reply, first === null ? 200 : 422, page(language, t('signupTitle'), content), 'same-origin');
   }
 
   app.get(
