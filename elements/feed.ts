@@ -52,6 +52,7 @@ function platformHrefs(base: string): PostHrefs {
     hashtag: (tag) => `${root}/search-hashtags/${encodeURIComponent(tag)}`,
     post: (postId) => `${root}/post/${postId}`,
     editPost: (postId) => `${root}/update-post/${postId}`,
+    report: (type, id) => `${root}/abuse-form?type=${type}&id=${id}`,
   };
 }
 

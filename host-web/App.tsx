@@ -72,6 +72,7 @@ const TourFaq = lazyScreen(() => import('./routes/TourFaq'));
 const PartnerRegistration = lazyScreen(() => import('./routes/PartnerRegistration'));
 const VerifyRequest = lazyScreen(() => import('./routes/VerifyRequest'));
 const Admin = lazyScreen(() => import('./routes/Admin'));
+const AbuseForm = lazyScreen(() => import('./routes/AbuseForm'));
 const LegalPage = lazyScreen(() => import('./routes/LegalPage'));
 const Contact = lazyScreen(() => import('./routes/Contact'));
 
@@ -150,6 +151,7 @@ export function App() {
                   <Route path="/partner-registration" component={PartnerRegistration} />
                   <Route path="/verify-request" component={VerifyRequest} />
                   <Route path="/admin" component={Admin} />
+                  <Route path="/abuse-form" component={AbuseForm} />
                   <Route path="/timeline" component={Timeline} />
                   <Route path="/feed/:postType/:info?/:ts?" component={FeedList} />
                   <Route path="/post/:fromId/:id/full-screen-media">{(params) => <FullScreenMedia fromId={params.fromId} id={params.id} />}</Route>

@@ -8,6 +8,7 @@ import { exactDollars } from '../../lib/ui/PriceDetail';
 import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import NotFound from './NotFound';
+import { AbuseReports } from './AdminAbuse';
 import styles from './Money.module.css';
 import own from './Admin.module.css';
 
@@ -15,10 +16,10 @@ import own from './Admin.module.css';
 const ADMIN_LEVEL = 500;
 
 /**
- * `/admin` (administrators only; docs/partners.md, Moderation): the queue of partner
- * applications and the sites creators listed for their widgets. Anyone else — a visitor, a
- * fan, a creator — sees the not-found screen, as for an address that does not exist; the
- * server refuses them the data anyway.
+ * `/admin` (administrators only; docs/partners.md, docs/moderation.md): the reports of content,
+ * the queue of partner applications, payouts and the sites creators listed for their widgets.
+ * Anyone else — a visitor, a fan, a creator — sees the not-found screen, as for an address that
+ * does not exist; the server refuses them the data anyway.
  */
 export default function Admin() {
   useSignals();
@@ -45,6 +46,7 @@ function Administration() {
       <h1 id="admin-title" className={styles.title}>
         {t('admin.title')}
       </h1>
+      <AbuseReports />
       <AdminPartnerQueue headingLevel={2} className={styles.card} />
       <PayoutRequests />
       <ListedOrigins />

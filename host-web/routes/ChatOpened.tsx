@@ -6,6 +6,7 @@ import { getPreviousLocation } from '../navigation';
 import { useSite, usePageTitle } from '../site';
 import { useInAppLinks } from '../useInAppLinks';
 import styles from './Chat.module.css';
+import { abuseFormHref } from './abuseLinks';
 
 /** Where a chat may be opened from in the middle of a flow that the person should finish. */
 const unfinished = /^\/(partner-registration|verify-request)(\/|\?|$)/;
@@ -60,6 +61,7 @@ export default function ChatOpened({ user }: { user: string }) {
           user={user}
           listHref="/chat-list"
           profileHref={(username) => `/${encodeURIComponent(username)}`}
+          reportHref={(messageId) => abuseFormHref('message', messageId)}
           onClick={onClick}
           conversationHeader={false}
         />

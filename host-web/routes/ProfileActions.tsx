@@ -6,6 +6,7 @@ import { CallButton, Dialog, FollowButton, SubscribeButton, useFanstage } from '
 import type { KnownProfile } from '../../lib/sdk';
 import { useSite } from '../site';
 import { gopayReturnUrl } from './moneyLinks';
+import { abuseFormHref } from './abuseLinks';
 import styles from './ProfileActions.module.css';
 
 type Confirmation = { kind: 'block' | 'unfollow'; resolve: (confirmed: boolean) => void };
@@ -142,6 +143,21 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
             ) : (
               <button type="button" className={styles.menuItem} aria-disabled={busy || undefined} onClick={() => void onHide()}>
                 {t('profileActions.hide')}
+              </button>
+            )}
+          </li>
+          <li>
+            {/* The report form is for signed-in people (SPEC §2 /abuse-form, login); a visitor is asked to log in. */}
+            {loggedIn ? (
+              <Link href={abuseFormHref('user', profile.id)} className={styles.menuItem} onClick={() => setMenuOpen(false)}>
+                {t('profileActions.report')}
+              </Link>
+            ) : (
+              <button type="button" className={styles.menuItem} onClick={() => {
+                  setMenuOpen(false);
+                  openLoginPrompt();
+                }}>
+                {t('profileActions.report')}
               </button>
             )}
           </li>

@@ -103,6 +103,10 @@ export const ErrorKeys = [
   'id-check-review',
   'id-check-declined',
   'callback-replayed',
+  // reports and moderation
+  'already-reported',
+  'report-not-found',
+  'moderation-not-applicable',
 ] as const;
 
 export type ErrorKey = (typeof ErrorKeys)[number];

@@ -22,3 +22,4 @@ export * from './calls';
 export * from './invites';
 export * from './partner';
 export * from './contact';
+export * from './abuse';

@@ -33,6 +33,7 @@ import { registerAuth } from './features/auth/routes';
 import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
 import { registerContactRoutes } from './features/contact/routes';
+import { registerAbuseRoutes } from './features/abuse/routes';
 import { registerPhoneRoutes } from './features/phone/routes';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerTimelineRoutes } from './features/timeline/routes';
@@ -220,6 +221,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerChatRoutes(app, ctx);
   registerCallRoutes(app, ctx, jobs);
   registerContactRoutes(app, ctx);
+  registerAbuseRoutes(app, ctx);
   registerPhoneRoutes(app, ctx);
   registerAccountRoutes(app, ctx, userService);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).

@@ -96,6 +96,9 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'id-check-review': 409,
   'id-check-declined': 409,
   'callback-replayed': 409,
+  'already-reported': 409,
+  'report-not-found': 404,
+  'moderation-not-applicable': 409,
 };
 
 export class AppError extends Error {

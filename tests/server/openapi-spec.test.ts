@@ -155,8 +155,6 @@ const specEndpoints = [
 const notYetBuilt: readonly (typeof specEndpoints)[number][] = [
   // issue 15, "Web push"
   'POST /api/device',
-  // issue 15, "Reports and moderation of content"
-  'POST /api/abuse',
   // the user list by type or name (`listType=2`, `?name`)
   'GET /api/users',
   // the search with a query of variables (count or search); the GET search exists

@@ -112,17 +112,18 @@ describe('Comments against the real server', { timeout: 30_000 }, () => {
     ]);
   });
 
-  it('like, report others\' comments and delete one\'s own', async () => {
+  it('like, link others\' comments to the report form and delete one\'s own', async () => {
     const thread = await setup(true);
     const { fanstage, postId } = thread;
     renderWith(fanstage, <Comments postId={postId} />);
     const first = (await screen.findByText('First')).closest('article') as HTMLElement;
     await userEvent.click(within(first).getByRole('button', { name: 'Like' }));
     expect(within(first).getByRole('button', { name: /Like/ })).toHaveAttribute('aria-pressed', 'true');
-    await userEvent.click(within(first).getByRole('button', { name: 'Report' }));
-    await waitFor(() => expect(within(first).getByRole('button', { name: 'Reported' })).toBeDisabled());
+    // Reporting goes through the site's report form, with the comment in the address.
+    const commentId = Number(first.getAttribute('data-comment-id'));
+    expect(within(first).getByRole('link', { name: 'Report Bob’s comment' })).toHaveAttribute('href', `/abuse-form?type=comment&id=${commentId}`);
     const mine = screen.getByText('Mine').closest('article') as HTMLElement;
-    expect(within(mine).queryByRole('button', { name: 'Report' })).toBeNull();
+    expect(within(mine).queryByRole('link', { name: /Report/ })).toBeNull();
     await userEvent.click(within(mine).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Mine')).toBeNull());
     // The server agrees: the like is stored, the own comment is gone.

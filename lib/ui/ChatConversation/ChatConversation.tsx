@@ -19,13 +19,15 @@ export interface ChatConversationProps extends UseChatConversationOptions {
   children?: ReactNode;
   /** Where the partner's name leads, e.g. their profile. */
   profileHref?: string;
+  /** The report form for one of the partner's messages (SPEC §2 /abuse-form); none shows no Report action. */
+  reportHref?: (messageId: number) => string;
   /** How a top-up for a refused message opens the card page (popup by default). */
   paymentMode?: 'popup' | 'redirect';
   className?: string;
 }
 
 /** One conversation (SPEC §2 ChatOpened): the messages, newest at the bottom, and what goes with them. */
-export function ChatConversation({ showHeader, headingLevel, headerExtra, children, profileHref, paymentMode, className, ...options }: ChatConversationProps) {
+export function ChatConversation({ showHeader, headingLevel, headerExtra, children, profileHref, reportHref, paymentMode, className, ...options }: ChatConversationProps) {
   const state = useChatConversation(options);
   return (
     <ChatConversationView
@@ -34,6 +36,7 @@ export function ChatConversation({ showHeader, headingLevel, headerExtra, childr
       {...(headingLevel ? { headingLevel } : {})}
       headerExtra={headerExtra}
       {...(profileHref ? { profileHref } : {})}
+      {...(reportHref ? { reportHref } : {})}
       {...(paymentMode ? { paymentMode } : {})}
       {...(className ? { className } : {})}
     >
@@ -147,7 +150,7 @@ export function ChatConversationView(props: ViewProps) {
             ) : row.kind === 'call' ? (
               <CallRow key={row.key} call={row.call} />
             ) : (
-              <MessageRow key={row.key} message={row.message} state={props} />
+              <MessageRow key={row.key} message={row.message} state={props} {...(props.reportHref ? { reportHref: props.reportHref } : {})} />
             ),
           )}
         </ol>
@@ -173,7 +176,7 @@ function VerifyEmailDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function MessageRow({ message, state }: { message: ChatMessageView; state: ChatConversationState }) {
+function MessageRow({ message, state, reportHref }: { message: ChatMessageView; state: ChatConversationState; reportHref?: (messageId: number) => string }) {
   const { t } = useTranslation();
   const [picking, setPicking] = useState(false);
   const pickerId = useId();
@@ -200,6 +203,11 @@ function MessageRow({ message, state }: { message: ChatMessageView; state: ChatC
           <time dateTime={message.dateTime}>{message.time}</time>
           {message.paid ? <span>{t('chat.paid', { price: message.paid })}</span> : null}
           {message.mine ? <StateIcon state={message.state} label={message.stateLabel} /> : null}
+          {!message.mine && message.id !== null && reportHref ? (
+            <a className={styles.report} href={reportHref(message.id)} aria-label={t('chat.reportOf', { name: state.name })}>
+              {t('chat.report')}
+            </a>
+          ) : null}
         </p>
       </div>
       {message.reactions.length > 0 ? (

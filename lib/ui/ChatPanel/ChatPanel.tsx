@@ -16,6 +16,8 @@ export interface ChatPanelProps {
   hrefFor?: (conversation: Conversation) => string;
   /** Where the partner's name leads (their profile); none leaves it plain text. */
   profileHref?: (username: string) => string;
+  /** The report form for one of the partner's messages; none shows no Report action. */
+  reportHref?: (messageId: number) => string;
   /** Phones show one pane at a time: a link back to the list from an open conversation. */
   listHref?: string;
   /** Clicks on the panel's plain links, e.g. for in-app navigation. */
@@ -36,7 +38,7 @@ export interface ChatPanelProps {
  * The chat (SPEC §2 ChatList and ChatOpened): conversations beside the open one from 870 px
  * on; on phones the list, or the open conversation with a way back.
  */
-export function ChatPanel({ user, hrefFor, profileHref, listHref, onClick, paymentMode, headingLevel, conversationHeader = true, className }: ChatPanelProps) {
+export function ChatPanel({ user, hrefFor, profileHref, reportHref, listHref, onClick, paymentMode, headingLevel, conversationHeader = true, className }: ChatPanelProps) {
   const { t, i18n } = useTranslation();
   const partner = useChatPartner(user);
   const open = user !== undefined && user !== null && user !== '';
@@ -64,6 +66,7 @@ export function ChatPanel({ user, hrefFor, profileHref, listHref, onClick, payme
             showHeader={conversationHeader}
             headerExtra={<ChatPriceBadge userId={partner.userId} />}
             {...(profileHref && partner.profile ? { profileHref: profileHref(partner.profile.username) } : {})}
+            {...(reportHref ? { reportHref } : {})}
             {...(paymentMode ? { paymentMode } : {})}
             {...(headingLevel ? { headingLevel } : {})}
           >

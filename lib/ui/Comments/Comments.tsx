@@ -145,7 +145,12 @@ function CommentItem({ comment, state, hrefs, topLevel }: { comment: Comment; st
                 {t('posts.comments.delete')}
               </button>
             ) : null}
-            {!own && state.loggedIn ? (
+            {/* SPEC §6: reported by anyone signed in but its author — through the host's report form when it has one. */}
+            {!own && state.loggedIn && hrefs.report ? (
+              <a className={styles.action} href={hrefs.report('comment', comment.id)} aria-label={t('posts.comments.reportOf', { name })}>
+                {t('posts.comments.report')}
+              </a>
+            ) : !own && state.loggedIn ? (
               <button type="button" className={styles.action} disabled={reported} onClick={() => void state.report(comment.id).then((ok) => ok && setReported(true))}>
                 {reported ? t('posts.comments.reported') : t('posts.comments.report')}
               </button>

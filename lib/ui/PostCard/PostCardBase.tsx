@@ -159,7 +159,15 @@ function ReadyPost(props: ReadyPostProps) {
           </p>
         </div>
         {showSocial ? (
-          <FollowButton userId={post.user.id} className={styles.follow} {...(props.onLoginRequired ? { onLoginRequired: () => props.onLoginRequired?.('follow') } : {})} />
+          <>
+            <FollowButton userId={post.user.id} className={styles.follow} {...(props.onLoginRequired ? { onLoginRequired: () => props.onLoginRequired?.('follow') } : {})} />
+            {/* SPEC §6: anyone signed in but the author may report a post. */}
+            {session.isLoggedIn.value && data.hrefs.report ? (
+              <a className={styles.textButton} href={data.hrefs.report('post', post.id)} aria-label={t('posts.reportOf', { name: data.authorName })}>
+                {t('posts.report')}
+              </a>
+            ) : null}
+          </>
         ) : (
           <div className={styles.ownerActions}>
             {props.onEdit ? (

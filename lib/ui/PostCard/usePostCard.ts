@@ -12,6 +12,8 @@ export interface PostHrefs {
   hashtag: (tag: string) => string;
   post: (postId: number) => string;
   editPost: (postId: number) => string;
+  /** The report form for a post, comment, chat message or profile; without it no Report action shows. */
+  report?: (type: 'user' | 'post' | 'comment' | 'message', id: number) => string;
 }
 
 export const defaultPostHrefs: PostHrefs = {
@@ -19,6 +21,7 @@ export const defaultPostHrefs: PostHrefs = {
   hashtag: (tag) => `/search-hashtags/${encodeURIComponent(tag)}`,
   post: (postId) => `/post/${postId}`,
   editPost: (postId) => `/update-post/${postId}`,
+  report: (type, id) => `/abuse-form?type=${type}&id=${id}`,
 };
 
 /**

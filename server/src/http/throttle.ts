@@ -25,6 +25,8 @@ export const throttles = {
   // Phone codes (SMS costs money and reaches a stranger's phone): a few per account and per number.
   'sms-code-user': { limit: 5, windowMs: 60 * 60_000 },
   'sms-code-phone': { limit: 5, windowMs: 60 * 60_000 },
+  // Reports of content: more than this an hour is a script, not a person reading the site.
+  'abuse-reporter': { limit: 20, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, ThrottleLimit>;
 export type ThrottleBucket = keyof typeof throttles;
 

@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { Writer } from '../notifications/service';
 
 /**
- * Who may see and act on a post. A deleted post, a post of a deleted account and a post of
+ * Who may see and act on a post. A deleted post, a post of a deleted or banned account and a post of
  * someone in a block with the viewer (either way) do not exist for the viewer; a scheduled
  * post exists for its owner only, and nobody may act on it (like, comment) until it starts.
  */
@@ -43,7 +43,8 @@ export async function visiblePost(db: Writer, postId: number, viewerId: number |
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
-    .where(and(eq(posts.id, postId), isNull(posts.deletedAt), isNull(users.deletedAt)))
+    // A banned account's posts leave with it, as they leave every list (timeline/conditions.ts activeUser).
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt), isNull(users.deletedAt), isNull(users.bannedAt)))
     .limit(1);
   if (row === undefined || row.blocked) throw postDoesntExist();
   const scheduled = row.publishedAt.getTime() > now;

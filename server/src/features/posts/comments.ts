@@ -226,28 +226,7 @@ export function createCommentService(ctx: AppContext) {
           .limit(1);
         if (post === undefined) throw commentNotFound();
         if (viewerId !== row.userId && viewerId !== post.userId) throw new AppError('forbidden');
-        let removed = 1;
-        if (row.parentId === null) {
-          const [replies] = await tx
-            .select({ count: sql<number>`count(*)::int` })
-            .from(comments)
-            .where(eq(comments.parentId, row.id));
-          removed += replies?.count ?? 0;
-        } else {
-          await tx
-            .update(comments)
-            .set({ childrenCount: sql`greatest(${comments.childrenCount} - 1, 0)` })
-            .where(eq(comments.id, row.parentId));
-        }
-        // Replies, likes, reports and notifications of the comment go with it (foreign keys).
-        await tx.delete(comments).where(eq(comments.id, row.id));
-        await tx
-          .update(posts)
-          .set({
-            commentsCount: sql`greatest(${posts.commentsCount} - ${removed}, 0)`,
-            rootCommentsCount: row.parentId === null ? sql`greatest(${posts.rootCommentsCount} - 1, 0)` : posts.rootCommentsCount,
-          })
-          .where(eq(posts.id, row.postId));
+        await deleteComment(tx, row);
       });
     },
 
@@ -292,3 +271,33 @@ export function createCommentService(ctx: AppContext) {
 }
 
 export type CommentService = ReturnType<typeof createCommentService>;
+
+/**
+ * Deletes a comment (locked by the caller) with its replies, and moves the counters of its
+ * post and parent in the same transaction: its author's or the post owner's removal, and an
+ * administrator's (features/abuse).
+ */
+export async function deleteComment(tx: Writer, row: { id: number; postId: number; parentId: number | null }): Promise<void> {
+  let removed = 1;
+  if (row.parentId === null) {
+    const [replies] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(comments)
+      .where(eq(comments.parentId, row.id));
+    removed += replies?.count ?? 0;
+  } else {
+    await tx
+      .update(comments)
+      .set({ childrenCount: sql`greatest(${comments.childrenCount} - 1, 0)` })
+      .where(eq(comments.id, row.parentId));
+  }
+  // Replies, likes, reports and notifications of the comment go with it (foreign keys).
+  await tx.delete(comments).where(eq(comments.id, row.id));
+  await tx
+    .update(posts)
+    .set({
+      commentsCount: sql`greatest(${posts.commentsCount} - ${removed}, 0)`,
+      rootCommentsCount: row.parentId === null ? sql`greatest(${posts.rootCommentsCount} - 1, 0)` : posts.rootCommentsCount,
+    })
+    .where(eq(posts.id, row.postId));
+}

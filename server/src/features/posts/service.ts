@@ -142,17 +142,7 @@ export function createPostService(ctx: AppContext) {
       await db.transaction(async (tx) => {
         const post = await visiblePost(tx, postId, viewerId);
         if (post.userId !== viewerId) throw new AppError('forbidden');
-        const deleted = await tx
-          .update(posts)
-          .set({ deletedAt: new Date() })
-          .where(and(eq(posts.id, postId), isNull(posts.deletedAt)))
-          .returning({ id: posts.id });
-        if (deleted.length === 0) throw postDoesntExist();
-        await tx.delete(postHashtags).where(eq(postHashtags.postId, postId));
-        await tx
-          .update(users)
-          .set({ postsCount: sql`greatest(${users.postsCount} - 1, 0)` })
-          .where(eq(users.id, viewerId));
+        if (!(await softDeletePost(tx, postId, viewerId))) throw postDoesntExist();
       });
     },
 
@@ -234,3 +224,22 @@ export function createPostService(ctx: AppContext) {
 }
 
 export type PostService = ReturnType<typeof createPostService>;
+
+/**
+ * Takes a post off every list for everyone (its owner's deletion, an administrator hiding it):
+ * the row stays for the money and statistics that refer to it. False when it was already gone.
+ */
+export async function softDeletePost(tx: Writer, postId: number, ownerId: number): Promise<boolean> {
+  const deleted = await tx
+    .update(posts)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt)))
+    .returning({ id: posts.id });
+  if (deleted.length === 0) return false;
+  await tx.delete(postHashtags).where(eq(postHashtags.postId, postId));
+  await tx
+    .update(users)
+    .set({ postsCount: sql`greatest(${users.postsCount} - 1, 0)` })
+    .where(eq(users.id, ownerId));
+  return true;
+}
