@@ -130,6 +130,16 @@ export function createFanstage(options: FanstageOptions): Fanstage {
       .catch(() => undefined);
     void notifications.refreshCount().catch(() => undefined);
   });
+  const feeds = createFeedStore(posts, session);
+  // Someone the viewer follows published: the open timelines offer it ('Load New Posts').
+  socket.on('newPost', (message) => void feeds.noticeNewPost(message.postId));
+  // A media this viewer unlocked in another tab (or window) opens here too, in every list.
+  socket.on('eventMessage', (message) => {
+    if (message.event !== 'mediaUnlock') return;
+    const mediaId = message.data?.mediaId;
+    const key = message.data?.mediaUnlockHash;
+    if (typeof mediaId === 'number' && typeof key === 'string' && key !== '') posts.applyUnlock(mediaId, key);
+  });
   // The server ends this session (an admin block, a password changed elsewhere).
   socket.on('beforeLogout', () => void session.logout());
   // Whatever changed while the connection was down came without a message: ask again.
@@ -167,7 +177,7 @@ export function createFanstage(options: FanstageOptions): Fanstage {
     }),
     notifications,
     posts,
-    feeds: createFeedStore(posts, session),
+    feeds,
     uploads: createUploadStore(client, session),
     wallet,
     earnings,
