@@ -90,6 +90,28 @@ export const PayNewCardBody = Type.Object({
 });
 export type PayNewCardBody = Static<typeof PayNewCardBody>;
 
+/**
+ * `POST /api/payments/gopaybuy`: the GoPay-style purchase of a package, started through the
+ * platform's processor interface. Like pay-new-card it answers the order with `redirectUrl`, the
+ * gateway's page, and the gateway returns the person to `/gopay-return?id=<orderId>`. With
+ * `idempotencyKey`, sending the same purchase again answers the same order (and the same page)
+ * instead of starting a second one.
+ */
+export const GopayBuyBody = Type.Object({
+  packageId: Int({ minimum: 1 }),
+  /** The processor of the gateway; the platform's default when left out. */
+  processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  saveCard: Type.Optional(Type.Boolean()),
+  returnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  idempotencyKey: Type.Optional(Type.String({ minLength: 8, maxLength: 64 })),
+  ...BrowserData,
+});
+export type GopayBuyBody = Static<typeof GopayBuyBody>;
+
+/** `DELETE /api/payments/cards/` with the card named in the body (SPEC §7 "or /cards/ with id"). */
+export const CardRefBody = Type.Object({ id: Int({ minimum: 1 }) });
+export type CardRefBody = Static<typeof CardRefBody>;
+
 /** `POST /api/payments/pay-old-card`: buy a package with a saved card, no page in between. */
 export const PayOldCardBody = Type.Object({
   packageId: Int({ minimum: 1 }),

@@ -155,14 +155,6 @@ const specEndpoints = [
 const notYetBuilt: readonly (typeof specEndpoints)[number][] = [
   // issue 15, "Web push"
   'POST /api/device',
-  // the user list by type or name (`listType=2`, `?name`)
-  'GET /api/users',
-  // the search with a query of variables (count or search); the GET search exists
-  'POST /papi/search/users',
-  // removing a card named in the body; `DELETE /api/payments/cards/{id}` exists
-  'DELETE /api/payments/cards/',
-  // the GoPay purchase: the platform's processors are the sandbox and its interface
-  'POST /api/payments/gopaybuy',
 ];
 
 /** `GET /api/users/:id/` and `GET /api/users/{username}` are the same endpoint. */

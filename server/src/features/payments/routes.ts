@@ -4,7 +4,9 @@ import {
   Balance,
   CardIdParams,
   CardList,
+  CardRefBody,
   CreditPackageList,
+  GopayBuyBody,
   OrderBody,
   PaymentOrder,
   PaymentResultQuery,
@@ -21,7 +23,7 @@ import { ok, withBody } from '../../http/envelope';
 import { pickLanguage } from '../../http/language';
 import type { Jobs } from '../../jobs';
 import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
-import { applyProcessorEvent, checkoutOf, createOrder, expireOrders, payWithSavedCard, processorsOf, toPaymentOrder } from './orders';
+import { applyProcessorEvent, checkoutOf, createOrder, expireOrders, orderIdForKey, payWithSavedCard, processorsOf, toPaymentOrder } from './orders';
 import { SANDBOX } from './processors/sandbox';
 import { isTrustedReturnUrl, registerSandboxPages, sandboxTitle } from './sandbox-page';
 import { createPaymentService } from './service';
@@ -91,6 +93,18 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
   );
 
+  app.delete(
+    '/api/payments/cards/',
+    {
+      schema: { tags, summary: 'Forget a saved card of one’s own, named in the body (as DELETE /api/payments/cards/{id}); -1 card-not-found for anyone else’s', body: CardRefBody, response: { 200: OkEnvelope } },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      await service.deleteCard(viewerOf(request).id, request.body.id);
+      return ok;
+    },
+  );
+
   app.post(
     '/api/payments/order',
     {
@@ -141,6 +155,44 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         saveCard: body.saveCard ?? false,
         returnUrl: body.returnUrl ?? null,
       });
+      const language = pickLanguage(body.language ?? request.headers.language);
+      return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, language)));
+    },
+  );
+
+  app.post(
+    '/api/payments/gopaybuy',
+    {
+      schema: {
+        tags,
+        summary:
+          'The GoPay-style purchase of a credit package through the platform’s processor (the sandbox unless another is named): answers the order with `redirectUrl`, the gateway’s page, which returns to `/gopay-return?id=`. The same `idempotencyKey` answers the same order; with another package, -1 idempotency-conflict',
+        body: GopayBuyBody,
+        response: { 200: BodyEnvelope(PaymentOrder) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      const body = request.body;
+      const processor = processors.get(body.processor ?? processors.default().name);
+      const pkg = await service.creditPackage(body.packageId);
+      if (body.returnUrl !== undefined && !isTrustedReturnUrl(ctx, body.returnUrl, viewer)) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or the site this session was allowed on' } });
+      }
+      const order = await createOrder(ctx, {
+        // The key is the buyer's: another person's same key names another order.
+        ...(body.idempotencyKey === undefined ? {} : { id: orderIdForKey(`gopaybuy:${viewer.id}:${body.idempotencyKey}`) }),
+        userId: viewer.id,
+        processor: processor.name,
+        purpose: 'credits',
+        packageId: pkg.id,
+        amount: pkg.gValue,
+        credits: pkg.cValue,
+        saveCard: body.saveCard ?? false,
+        returnUrl: body.returnUrl ?? null,
+      });
+      if (order.packageId !== pkg.id || order.processor !== processor.name) throw new AppError('idempotency-conflict');
       const language = pickLanguage(body.language ?? request.headers.language);
       return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, language)));
     },

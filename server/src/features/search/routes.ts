@@ -5,6 +5,7 @@ import { PageQuery, PostList } from '../../../../lib/contract/posts';
 import { SearchFilter, SearchQuery, SearchTips, TagResult } from '../../../../lib/contract/search';
 import { ProfileList } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
+import { AppError } from '../../errors';
 import { withBody } from '../../http/envelope';
 import { optionalViewer } from '../auth/guard';
 import { pageOf } from '../timeline/domain';
@@ -17,6 +18,24 @@ const ActiveUsersQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
 });
 const QueryOnly = Type.Object({ q: Type.String({ maxLength: 100 }) });
+
+/**
+ * POST /papi/search/users: SPEC §7's "query with variables, count or search" — `search` is what
+ * to look for and `count` how many people to answer (30 by default, 50 at most), with `offset`
+ * for the next page. The variables may come bare or inside `variables` (the GraphQL-style body
+ * some clients send); the answer is the one of GET /papi/search/users?q.
+ */
+const SearchVariables = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 100 })),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+});
+const SearchUsersBody = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 100 })),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  variables: Type.Optional(SearchVariables),
+});
 
 const people = { 200: BodyEnvelope(ProfileList) };
 const postList = { 200: BodyEnvelope(PostList) };
@@ -71,6 +90,25 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
     },
     async (request) =>
       withBody(await service.users(request.query.q, viewerOf(request), request.query.limit ?? searchSizes.users, request.query.offset ?? 0)),
+  );
+
+  app.post(
+    '/papi/search/users',
+    {
+      schema: {
+        tags: ['search'],
+        summary:
+          'People search with a body of variables: `search` (the words, as q of GET /papi/search/users) and `count` (how many, 30 by default, 50 at most), bare or inside `variables`; -1 invalid-request without `search`',
+        body: SearchUsersBody,
+        response: people,
+      },
+      preHandler: optionalViewer,
+    },
+    async (request) => {
+      const variables = { ...request.body, ...request.body.variables };
+      if (variables.search === undefined) throw new AppError('invalid-request', { body: { location: 'body', field: 'search', reason: 'required' } });
+      return withBody(await service.users(variables.search, viewerOf(request), variables.count ?? searchSizes.users, variables.offset ?? 0));
+    },
   );
 
   app.get(

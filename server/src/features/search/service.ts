@@ -28,6 +28,10 @@ export function createSearchService(ctx: AppContext) {
   }
 
   async function searchUsers(q: string, viewerId: number | null, limit: number, offset: number): Promise<PublicProfile[]> {
+    return profiles(await searchUserRows(q, viewerId, limit, offset));
+  }
+
+  async function searchUserRows(q: string, viewerId: number | null, limit: number, offset: number): Promise<ProfileRow[]> {
     const query = prefixTsQuery(q);
     if (query === null) return [];
     const rows: ProfileRow[] = await db
@@ -39,7 +43,7 @@ export function createSearchService(ctx: AppContext) {
       .orderBy(desc(users.followersCount), asc(users.id))
       .limit(limit)
       .offset(offset);
-    return profiles(rows);
+    return rows;
   }
 
   async function searchTags(q: string, limit: number): Promise<TagResult[]> {
@@ -126,6 +130,8 @@ export function createSearchService(ctx: AppContext) {
 
     /** `/papi/search/users?q`: people whose username or display name has words starting with those typed. */
     users: (q: string, viewerId: number | null, limit: number = searchSizes.users, offset = 0) => searchUsers(q, viewerId, limit, offset),
+    /** The same people as `users`, as rows (GET /api/users?name: the viewer's relations are added to them). */
+    userRows: (q: string, viewerId: number | null, limit: number = searchSizes.users, offset = 0) => searchUserRows(q, viewerId, limit, offset),
 
     /** `/papi/search/tags?q`: tags starting with the word typed, the most used first. */
     tags: (q: string, limit: number = searchSizes.tags) => searchTags(q, limit),

@@ -7,10 +7,24 @@ import { errors } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
 import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import type { UserService } from '../users/service';
+import { createSearchService } from '../search/service';
 import { createSocialService } from './service';
+
+/**
+ * GET /api/users (SPEC §7 `GET /api/users?listType=2`, `GET /users/?name`): the signed-in user's
+ * user list. `listType` is a relation type of SPEC §5 (1 whom I follow, 2 my followers, -1 whom
+ * I blocked); SPEC §4 and §6 give the viewer followers and subscribers, and 2 is the followers
+ * (docs/api.md). `name` alone searches people by name; with `listType` it narrows that list.
+ */
+const UserListQuery = Type.Object({
+  listType: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(-1)])),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+});
 
 export function registerSocialRoutes(app: App, ctx: AppContext, users: UserService): void {
   const service = createSocialService(ctx, users);
+  const search = createSearchService(ctx);
   const action = (summary: string) => ({
     schema: { tags: ['social'], summary, body: UserRefBody, response: { 200: OkEnvelope } },
     preHandler: authenticate,
@@ -64,6 +78,31 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
         viewerId: viewer.id,
       });
       return withBody(await service.viewedProfiles(rows, viewer.id));
+    },
+  );
+
+  app.get(
+    '/api/users',
+    {
+      schema: {
+        tags: ['social'],
+        summary:
+          'The viewer’s user list, 30 a page: `listType` 2 my followers, 1 whom I follow, -1 whom I blocked, narrowed by `name`; or `name` alone: people by name. -1 invalid-request with neither',
+        querystring: UserListQuery,
+        response: { 200: BodyEnvelope(Type.Array(ViewedProfile)) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { listType, name, offset = 0 } = request.query;
+      if (listType !== undefined) {
+        // Always the viewer's own list: there is no user parameter to ask for someone else's.
+        const rows = await service.relations({ ownerId: viewer.id, kind: listType, offset, q: name, viewerId: viewer.id });
+        return withBody(await service.viewedProfiles(rows, viewer.id));
+      }
+      if (name === undefined) throw errors.invalidRequest({ location: 'querystring', field: 'listType', reason: 'listType or name is required' });
+      return withBody(await service.viewedProfiles(await search.userRows(name, viewer.id, 30, offset), viewer.id));
     },
   );
 
