@@ -76,13 +76,21 @@ function storage(): Storage | null {
  */
 export function restorePreferredProcessor(fanstage: Fanstage): void {
   const kept = storage()?.getItem(PGW_KEY);
-  if (kept) fanstage.wallet.preferProcessor(kept);
+  if (kept) preferProcessor(fanstage, kept);
+}
+
+/** The wallet's code is not in the first load (createLazyFanstage): it is fetched for this. */
+function preferProcessor(fanstage: Fanstage, name: string): void {
+  fanstage
+    .loadStores()
+    .then(() => fanstage.wallet.preferProcessor(name))
+    .catch(() => undefined);
 }
 
 function rememberPreferredProcessor(fanstage: Fanstage, name: string): void {
   // Processor names are short identifiers; anything else is not one.
   if (!/^[a-z0-9_-]{1,32}$/i.test(name)) return;
-  fanstage.wallet.preferProcessor(name);
+  preferProcessor(fanstage, name);
   storage()?.setItem(PGW_KEY, name);
 }
 

@@ -1,6 +1,7 @@
 import { lazy, useEffect, type ComponentType } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { moreStrings } from './strings';
+import { storesReady } from './stores';
 
 /** Set when a screen's code could not be fetched, so the offline screen can offer a way back. */
 let failedLocation: string | null = null;
@@ -24,8 +25,9 @@ function GoOffline() {
 export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, options: { firstLoadStrings?: boolean } = {}) {
   return lazy(() =>
     // A screen renders once its code and its strings are in (the home screen's come with the
-    // first load: `firstLoadStrings`), so no key shows in place of a text.
-    Promise.all([load(), options.firstLoadStrings ? null : moreStrings()])
+    // first load: `firstLoadStrings`), so no key shows in place of a text; and, but for the home
+    // screen, once the SDK's stores left out of the first load are in (stores.ts).
+    Promise.all([load(), options.firstLoadStrings ? null : moreStrings(), options.firstLoadStrings ? null : storesReady()])
       .then(([screen]) => screen)
       .catch((error: unknown) => {
         failedLocation = window.location.pathname + window.location.search;

@@ -2,25 +2,26 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { createI18n, loadLanguage } from '../lib/i18n';
-import { createFanstage } from '../lib/sdk';
-import { FanstageProvider } from '../lib/ui';
+import { createLazyFanstage } from '../lib/sdk/fanstageCore';
+import { FanstageContext } from '../lib/ui/FanstageProvider/context';
 import '../lib/ui/theme/tokens.css';
 import './styles.css';
 import { navigate } from 'wouter/use-browser-location';
 import { initialLanguage } from './language';
 import { keepRealtimeConnected, startSession } from './session';
 import { restorePreferredProcessor } from './landing';
-import { SiteProvider, useSite } from './site';
+import { SiteProvider } from './site';
 import { App } from './App';
 import { addMoreStrings, prefetchMoreStrings } from './strings';
+import { loadHeavyStores, setSiteFanstage } from './stores';
 import type { ReactNode } from 'react';
-import type { i18n as I18n } from 'i18next';
 
 const language = initialLanguage();
 // The strings the first screen does not show come in alongside it (host-web/strings.ts).
 prefetchMoreStrings().catch(() => undefined);
-// The site is served by the API's own server, so the API is on the page's origin.
-const fanstage = createFanstage({
+// The site is served by the API's own server, so the API is on the page's origin. The stores a
+// visitor's home screen does not use come later (host-web/stores.ts).
+const fanstage = createLazyFanstage({
   baseUrl: '',
   language,
   session: {
@@ -31,21 +32,22 @@ const fanstage = createFanstage({
       if (reason === 'refresh-token-failed') navigate('/', { replace: true });
     },
   },
-});
+}, loadHeavyStores);
+setSiteFanstage(fanstage);
 const sessionReady = startSession(fanstage);
 // A payment processor a `?pgw=` link asked for earlier in this tab (SPEC §2).
 restorePreferredProcessor(fanstage);
 keepRealtimeConnected(fanstage);
 document.documentElement.lang = language;
 
-/** The site and the components translate with one i18next instance and one language. */
-function Providers({ i18n, children }: { i18n: I18n; children: ReactNode }) {
-  const { language: current } = useSite();
-  return (
-    <FanstageProvider fanstage={fanstage} i18n={i18n} language={current}>
-      {children}
-    </FanstageProvider>
-  );
+/**
+ * The site and the components share one Fanstage object and translate with one i18next instance
+ * and one language (the I18nextProvider above). The context is given directly rather than
+ * through FanstageProvider, which can build a Fanstage object of its own and so would bring
+ * every store's code into the first load.
+ */
+function Providers({ children }: { children: ReactNode }) {
+  return <FanstageContext.Provider value={fanstage}>{children}</FanstageContext.Provider>;
 }
 
 const container = document.getElementById('root');
@@ -67,7 +69,7 @@ void loadLanguage(language)
         <StrictMode>
           <I18nextProvider i18n={i18n}>
             <SiteProvider fanstage={fanstage} i18n={i18n} initialLanguage={language} sessionReady={sessionReady}>
-              <Providers i18n={i18n}>
+              <Providers>
                 <App />
               </Providers>
             </SiteProvider>

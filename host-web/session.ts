@@ -53,6 +53,8 @@ function takeAuthorizationCookie(): string | null {
  */
 export async function startSession(fanstage: Fanstage): Promise<boolean> {
   const token = takeAuthorizationCookie();
+  // A signed-in page shows the money, chat and calls at once: their stores' code comes first.
+  if (token || mayHaveSession(document.cookie)) await fanstage.loadStores().catch(() => undefined);
   if (token) {
     try {
       fanstage.session.adopt({ accessToken: token });
@@ -74,7 +76,14 @@ export async function startSession(fanstage: Fanstage): Promise<boolean> {
 export function keepRealtimeConnected(fanstage: Fanstage): () => void {
   return effect(() => {
     if (!fanstage.session.isLoggedIn.value) return;
-    const state = fanstage.socket.connectedState.peek();
-    if (state === 'idle' || state === 'closed') fanstage.socket.connect();
+    // The chat and calls listen from the first message on: their code is in before the connection.
+    void fanstage
+      .loadStores()
+      .then(() => {
+        if (!fanstage.session.isLoggedIn.peek()) return;
+        const state = fanstage.socket.connectedState.peek();
+        if (state === 'idle' || state === 'closed') fanstage.socket.connect();
+      })
+      .catch(() => undefined);
   });
 }

@@ -17,16 +17,16 @@ const REFRESH_MS = 60_000;
 export function EarningsTabBadge({ className }: { className?: string | undefined }) {
   useSignals();
   const { fanstage, loggedIn } = useSite();
-  const { wallet, earnings, session } = fanstage;
-
+  // The money stores are touched for a signed-in person only: a visitor's page goes without their code.
   useEffect(() => {
     if (!loggedIn) return;
+    const { wallet } = fanstage;
     wallet.refresh().catch(() => undefined);
     const id = setInterval(() => wallet.refresh().catch(() => undefined), REFRESH_MS);
     return () => clearInterval(id);
-  }, [wallet, loggedIn]);
+  }, [fanstage, loggedIn]);
 
-  const cents = loggedIn ? earnings.unacked.value : 0;
-  const flagged = loggedIn && timelineBadgeError(session.account.value?.approvedState);
+  const cents = loggedIn ? fanstage.earnings.unacked.value : 0;
+  const flagged = loggedIn && timelineBadgeError(fanstage.session.account.value?.approvedState);
   return <EarningsBadge cents={cents} error={flagged} {...(className ? { className } : {})} />;
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { moreStrings } from '../strings';
+import { storesReady } from '../stores';
 
 function Nothing() {
   return null;
@@ -12,8 +13,9 @@ function Nothing() {
  */
 export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   return lazy(() =>
-    // Its strings may be among those the first load leaves out (host-web/strings.ts).
-    Promise.all([load(), moreStrings()])
+    // Its strings may be among those the first load leaves out (host-web/strings.ts), and the
+    // stores it uses among those fetched later (host-web/stores.ts).
+    Promise.all([load(), moreStrings(), storesReady()])
       .then(([part]) => part)
       .catch((error: unknown) => {
         console.error('A part of the page could not be loaded', error);

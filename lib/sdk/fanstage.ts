@@ -1,21 +1,22 @@
-import { createClient, type ClientOptions, type FanstageClient } from './client';
-import { accountApi, publicApi, type AccountApi, type PublicApi } from './api';
-import { createSettingsStore, type SettingsStore } from './stores/settings';
-import { createProfileStore, type ProfileStore } from './stores/profiles';
-import { createSessionStore, type SessionOptions, type SessionStore } from './stores/session';
-import { createRelationsStore, type RelationsStore } from './stores/relations';
-import { createPostStore, type PostStore } from './stores/posts';
-import { createFeedStore, type FeedStore } from './stores/feed';
-import { createUploadStore, type UploadStore } from './upload';
-import { createSearchStore, type SearchStore } from './stores/search';
-import { createNotificationsStore, type NotificationsStore } from './stores/notifications';
-import { createWalletStore, type WalletStore, type WalletStoreOptions } from './stores/wallet';
-import { createEarningsStore, type EarningsStore } from './stores/earnings';
-import { createSubscriptionsStore, type SubscriptionsStore } from './stores/subscriptions';
-import { createSocket, type FanstageSocket, type SocketOptions } from './socket';
-import { createChatStore, type ChatStore, type ChatStoreOptions } from './stores/chat';
-import { createCallsStore, type CallsStore, type CallStoreOptions } from './stores/calls';
-import { effect } from '@preact/signals-core';
+import type { ClientOptions, FanstageClient } from './client';
+import type { AccountApi, PublicApi } from './api';
+import type { SettingsStore } from './stores/settings';
+import type { ProfileStore } from './stores/profiles';
+import type { SessionOptions, SessionStore } from './stores/session';
+import type { RelationsStore } from './stores/relations';
+import type { PostStore } from './stores/posts';
+import type { FeedStore } from './stores/feed';
+import type { UploadStore } from './upload';
+import type { SearchStore } from './stores/search';
+import type { NotificationsStore } from './stores/notifications';
+import type { WalletStoreOptions, WalletStore } from './stores/wallet';
+import type { EarningsStore } from './stores/earnings';
+import type { SubscriptionsStore } from './stores/subscriptions';
+import type { FanstageSocket, SocketOptions } from './socket';
+import type { ChatStore, ChatStoreOptions } from './stores/chat';
+import type { CallsStore, CallStoreOptions } from './stores/calls';
+import { heavyStores } from './stores/heavy';
+import { createFanstageWith } from './fanstageCore';
 
 /**
  * Everything a screen or widget needs, built on one client. Components receive this object
@@ -64,6 +65,12 @@ export interface Fanstage {
    * and WebRTC (simple-peer, loaded with the first call). Live once `socket` is connected.
    */
   readonly calls: CallsStore;
+  /**
+   * Resolves once the code of the stores built on first use (wallet, earnings, subscriptions,
+   * chat, calls, uploads) is in: at once for `createFanstage`, which bundles it. An object from
+   * `createLazyFanstage` fetches it here; touching one of those stores before that throws.
+   */
+  loadStores(): Promise<void>;
 }
 
 export interface FanstageOptions extends ClientOptions {
@@ -82,108 +89,11 @@ export interface FanstageOptions extends ClientOptions {
   calls?: CallStoreOptions;
 }
 
+/**
+ * Every store of the SDK, each built the first time it is touched: a visitor's page that never
+ * looks at the chat, calls or money sets none of them up. The chat and calls start with the
+ * realtime connection (their messages must not be missed), whether touched or not.
+ */
 export function createFanstage(options: FanstageOptions): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, ...clientOptions } = options;
-  // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
-  const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
-  const session = createSessionStore(client, sessionOptions);
-  const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
-  const posts = createPostStore(client, profiles, session);
-  const isLoggedIn = () => session.isLoggedIn.peek();
-  const wallet = createWalletStore(client, { ...paymentOptions, isLoggedIn });
-  const earnings = createEarningsStore(client, wallet);
-  const subscriptions = createSubscriptionsStore(client, wallet, { isLoggedIn });
-  const socket = createSocket(client, session, socketOptions);
-  // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part.
-  const chatStore = createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => notifications.refreshCount() });
-  const notifications = createNotificationsStore(client, { isLoggedIn, onCounts: (counts) => chatStore.applyCounts(counts) });
-  const settings = createSettingsStore(client);
-  const calls = createCallsStore(
-    {
-      client,
-      socket,
-      session,
-      settings,
-      tip: (userId, giftId) => wallet.tip(userId, giftId),
-    },
-    callOptions,
-  );
-  socket.on('amountChange', (message) => void wallet.apply(message.balance));
-  socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
-  socket.on('notificationsRead', () => notifications.setUnreadCount(0));
-  // The partner programme moved (docs/partners.md): the account's approved state, partner and
-  // seller flags change with it, and the notification that came with it counts on the badge.
-  // The viewer's own profile follows too (partner, seller, the verified badge an administrator
-  // may revoke), and on approval (120, SPEC §4 "triggers media reload") their loaded posts are
-  // read again, so their media show as a seller's.
-  socket.on('eventMessage', (message) => {
-    if (message.event !== 'partnerStatusChanged' || !isLoggedIn()) return;
-    const before = session.account.peek()?.approvedState;
-    void session
-      .loadAccount()
-      .then(() => {
-        const me = session.account.peek();
-        if (!me) return;
-        void profiles.load(me.id).catch(() => undefined);
-        if (me.approvedState === 120 && before !== 120) void posts.reloadBy(me.id);
-      })
-      .catch(() => undefined);
-    void notifications.refreshCount().catch(() => undefined);
-  });
-  const feeds = createFeedStore(posts, session);
-  // Someone the viewer follows published: the open timelines offer it ('Load New Posts').
-  socket.on('newPost', (message) => void feeds.noticeNewPost(message.postId));
-  // A media this viewer unlocked in another tab (or window) opens here too, in every list.
-  socket.on('eventMessage', (message) => {
-    if (message.event !== 'mediaUnlock') return;
-    const mediaId = message.data?.mediaId;
-    const key = message.data?.mediaUnlockHash;
-    if (typeof mediaId === 'number' && typeof key === 'string' && key !== '') posts.applyUnlock(mediaId, key);
-  });
-  // The server ends this session (an admin block, a password changed elsewhere).
-  socket.on('beforeLogout', () => void session.logout());
-  // Whatever changed while the connection was down came without a message: ask again.
-  socket.on('reconnected', () => {
-    if (!isLoggedIn()) return;
-    void wallet.refresh().catch(() => undefined);
-    void notifications.refreshCount().catch(() => undefined);
-  });
-  // The money of one viewer is never shown to the next: a logout forgets it.
-  let wasLoggedIn = session.isLoggedIn.peek();
-  effect(() => {
-    const now = session.isLoggedIn.value;
-    if (wasLoggedIn && !now) {
-      socket.disconnect();
-      wallet.reset();
-      earnings.reset();
-      subscriptions.reset();
-      chatStore.reset();
-      calls.reset();
-    }
-    wasLoggedIn = now;
-  });
-  return {
-    client,
-    api: publicApi(client),
-    settings,
-    profiles,
-    session,
-    relations: createRelationsStore(client, profiles, session),
-    account: accountApi(client),
-    search: createSearchStore(client, {
-      isLoggedIn: () => session.isLoggedIn.peek(),
-      viewerId: () => session.userId.peek(),
-      rememberProfiles: (list) => profiles.remember(list),
-    }),
-    notifications,
-    posts,
-    feeds,
-    uploads: createUploadStore(client, session),
-    wallet,
-    earnings,
-    subscriptions,
-    socket,
-    chat: chatStore,
-    calls,
-  };
+  return createFanstageWith(options, heavyStores);
 }

@@ -12,11 +12,7 @@ export const MIN_MEDIA_SIDE = 400;
 export const MAX_VIDEO_SECONDS = 2100;
 /** Level of support accounts, exempt from the resolution rule (SPEC §5). */
 export const SUPPORT_LEVEL = 100;
-/** What the file picker offers (SPEC §5). */
-export const MEDIA_ACCEPT = 'image/*,video/*,.mp4,.m4v,.heic';
-
-/** What the file picker of a chat voice note offers. */
-export const VOICE_ACCEPT = 'audio/*,.m4a,.mp3,.ogg,.oga';
+export { MEDIA_ACCEPT, VOICE_ACCEPT } from './mediaAccept';
 
 /** `voice` only where voice notes are asked for (a chat's voice note), never for posts. */
 export type MediaKind = 'image' | 'video' | 'voice';

@@ -1,0 +1,229 @@
+import { createClient } from './client';
+import { accountApi, publicApi, type AccountApi, type PublicApi } from './api';
+import { createSettingsStore } from './stores/settings';
+import { createProfileStore } from './stores/profiles';
+import { createSessionStore } from './stores/session';
+import { createRelationsStore, type RelationsStore } from './stores/relations';
+import { createPostStore } from './stores/posts';
+import { createFeedStore, type FeedStore } from './stores/feed';
+import type { UploadStore } from './upload';
+import { createSearchStore, type SearchStore } from './stores/search';
+import { createNotificationsStore } from './stores/notifications';
+import type { WalletStore } from './stores/wallet';
+import type { EarningsStore } from './stores/earnings';
+import type { SubscriptionsStore } from './stores/subscriptions';
+import { createSocket } from './socket';
+import type { ChatStore } from './stores/chat';
+import type { CallsStore } from './stores/calls';
+import type { HeavyStores } from './stores/heavy';
+import type { Fanstage, FanstageOptions } from './fanstage';
+import { effect, untracked } from '@preact/signals-core';
+
+/**
+ * As {@link createFanstage}, but the code of the stores a visitor's first screen does not use
+ * (wallet, earnings, subscriptions, chat, calls, uploads) is fetched by `load`, when
+ * `loadStores()` is first called or the realtime connection opens: a page's first load goes
+ * without it. Touching one of those stores before `loadStores()` resolved throws.
+ */
+export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores>): Fanstage {
+  return createFanstageWith(options, load);
+}
+
+export function createFanstageWith(options: FanstageOptions, source: HeavyStores | (() => Promise<HeavyStores>)): Fanstage {
+  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, ...clientOptions } = options;
+  // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
+  const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
+  const session = createSessionStore(client, sessionOptions);
+  const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
+  const posts = createPostStore(client, profiles, session);
+  const isLoggedIn = () => session.isLoggedIn.peek();
+  const socket = createSocket(client, session, socketOptions);
+  const settings = createSettingsStore(client);
+
+  let heavy: HeavyStores | null = typeof source === 'function' ? null : source;
+  let loading: Promise<void> | null = heavy ? Promise.resolve() : null;
+  function loadStores(): Promise<void> {
+    loading ??= (source as () => Promise<HeavyStores>)().then(
+      (loaded) => {
+        heavy = loaded;
+      },
+      (error: unknown) => {
+        // A failed fetch (offline, a deploy removed the old file) may be tried again.
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  }
+  function code(name: string): HeavyStores {
+    if (!heavy) throw new Error(`fanstage.${name} is not loaded yet: await fanstage.loadStores() first`);
+    return heavy;
+  }
+
+  let wallet: WalletStore | null = null;
+  let earnings: EarningsStore | null = null;
+  let subscriptions: SubscriptionsStore | null = null;
+  let chatStore: ChatStore | null = null;
+  let calls: CallsStore | null = null;
+  let uploads: UploadStore | null = null;
+  // Stores are built outside whatever effect touched them first: their own signals and effects are theirs.
+  const getWallet = () => (wallet ??= untracked(() => code('wallet').createWalletStore(client, { ...paymentOptions, isLoggedIn })));
+  const getEarnings = () => (earnings ??= untracked(() => code('earnings').createEarningsStore(client, getWallet())));
+  const getSubscriptions = () => (subscriptions ??= untracked(() => code('subscriptions').createSubscriptionsStore(client, getWallet(), { isLoggedIn })));
+  // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part
+  // (the latest answer is kept for a chat built later).
+  let lastCounts: Parameters<ChatStore['applyCounts']>[0] | null = null;
+  const getChat = () =>
+    (chatStore ??= untracked(() => {
+      const chat = code('chat').createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => notifications.refreshCount() });
+      if (lastCounts) chat.applyCounts(lastCounts);
+      return chat;
+    }));
+  const notifications = createNotificationsStore(client, {
+    isLoggedIn,
+    onCounts: (counts) => {
+      lastCounts = counts;
+      chatStore?.applyCounts(counts);
+    },
+  });
+  const getCalls = () =>
+    (calls ??= untracked(() =>
+      code('calls').createCallsStore(
+        {
+          client,
+          socket,
+          session,
+          settings,
+          tip: (userId, giftId) => getWallet().tip(userId, giftId),
+        },
+        callOptions,
+      ),
+    ));
+  const getUploads = () => (uploads ??= untracked(() => code('uploads').createUploadStore(client, session)));
+
+  // The chat and calls listen from the first connection on: a message or a ring is never missed.
+  effect(() => {
+    if (socket.connectedState.value === 'idle') return;
+    if (heavy) {
+      getChat();
+      getCalls();
+    } else {
+      void loadStores()
+        .then(() => {
+          getChat();
+          getCalls();
+        })
+        .catch(() => undefined);
+    }
+  });
+  // Money pushed over the connection reaches the wallet (built for it once its code is in).
+  socket.on('amountChange', (message) => void (heavy ? getWallet().apply(message.balance) : undefined));
+  socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
+  socket.on('notificationsRead', () => notifications.setUnreadCount(0));
+  // The partner programme moved (docs/partners.md): the account's approved state, partner and
+  // seller flags change with it, and the notification that came with it counts on the badge.
+  // The viewer's own profile follows too (partner, seller, the verified badge an administrator
+  // may revoke), and on approval (120, SPEC §4 "triggers media reload") their loaded posts are
+  // read again, so their media show as a seller's.
+  socket.on('eventMessage', (message) => {
+    if (message.event !== 'partnerStatusChanged' || !isLoggedIn()) return;
+    const before = session.account.peek()?.approvedState;
+    void session
+      .loadAccount()
+      .then(() => {
+        const me = session.account.peek();
+        if (!me) return;
+        void profiles.load(me.id).catch(() => undefined);
+        if (me.approvedState === 120 && before !== 120) void posts.reloadBy(me.id);
+      })
+      .catch(() => undefined);
+    void notifications.refreshCount().catch(() => undefined);
+  });
+  // The server ends this session (an admin block, a password changed elsewhere).
+  socket.on('beforeLogout', () => void session.logout());
+  // Whatever changed while the connection was down came without a message: ask again.
+  socket.on('reconnected', () => {
+    if (!isLoggedIn()) return;
+    if (heavy) void getWallet().refresh().catch(() => undefined);
+    void notifications.refreshCount().catch(() => undefined);
+  });
+  // The money of one viewer is never shown to the next: a logout forgets it.
+  let wasLoggedIn = session.isLoggedIn.peek();
+  effect(() => {
+    const now = session.isLoggedIn.value;
+    if (wasLoggedIn && !now) {
+      socket.disconnect();
+      wallet?.reset();
+      earnings?.reset();
+      subscriptions?.reset();
+      chatStore?.reset();
+      calls?.reset();
+      lastCounts = null;
+    }
+    wasLoggedIn = now;
+  });
+  let relations: RelationsStore | null = null;
+  let search: SearchStore | null = null;
+  let feeds: FeedStore | null = null;
+  let api: PublicApi | null = null;
+  let account: AccountApi | null = null;
+  // Someone the viewer follows published: the open timelines offer it ('Load New Posts'). No
+  // feed built yet means no timeline open, so nothing to offer it to.
+  socket.on('newPost', (message) => void feeds?.noticeNewPost(message.postId));
+  // A media this viewer unlocked in another tab (or window) opens here too, in every list.
+  socket.on('eventMessage', (message) => {
+    if (message.event !== 'mediaUnlock') return;
+    const mediaId = message.data?.mediaId;
+    const key = message.data?.mediaUnlockHash;
+    if (typeof mediaId === 'number' && typeof key === 'string' && key !== '') posts.applyUnlock(mediaId, key);
+  });
+  return {
+    client,
+    get api() {
+      return (api ??= publicApi(client));
+    },
+    settings,
+    profiles,
+    session,
+    get relations() {
+      return (relations ??= createRelationsStore(client, profiles, session));
+    },
+    get account() {
+      return (account ??= accountApi(client));
+    },
+    get search() {
+      return (search ??= untracked(() =>
+        createSearchStore(client, {
+          isLoggedIn: () => session.isLoggedIn.peek(),
+          viewerId: () => session.userId.peek(),
+          rememberProfiles: (list) => profiles.remember(list),
+        }),
+      ));
+    },
+    notifications,
+    posts,
+    get feeds() {
+      return (feeds ??= untracked(() => createFeedStore(posts, session)));
+    },
+    get uploads() {
+      return getUploads();
+    },
+    get wallet() {
+      return getWallet();
+    },
+    get earnings() {
+      return getEarnings();
+    },
+    get subscriptions() {
+      return getSubscriptions();
+    },
+    socket,
+    get chat() {
+      return getChat();
+    },
+    get calls() {
+      return getCalls();
+    },
+    loadStores,
+  };
+}
