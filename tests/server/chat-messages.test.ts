@@ -447,7 +447,8 @@ describe('gifts and media in chat', () => {
     expect(await earningsOf(app, creator.id)).toBe(160);
     const data = { mediaId, messageId: sent.id };
     expect(await sc.nextOf('eventMessage', fromC, (m) => m.event === 'mediaUnlock')).toEqual({ type: 'eventMessage', event: 'mediaUnlock', userId: fan.id, data });
-    expect(await sf.nextOf('eventMessage', fromF, (m) => m.event === 'mediaUnlock')).toEqual({ type: 'eventMessage', event: 'mediaUnlock', userId: creator.id, data });
+    // The fan's own tabs get her key too, so each of them shows the media open.
+    expect(await sf.nextOf('eventMessage', fromF, (m) => m.event === 'mediaUnlock')).toEqual({ type: 'eventMessage', event: 'mediaUnlock', userId: creator.id, data: { ...data, mediaUnlockHash: unlocked.json.body.mediaUnlockHash } });
     const notes = await app.fanstage.db.select().from(notifications).where(and(eq(notifications.userId, creator.id), eq(notifications.type, 'chatMediaUnlock')));
     expect(notes).toMatchObject([{ fromUserId: fan.id, mediaId }]);
     // Unlocking again is free, and the history shows it open.

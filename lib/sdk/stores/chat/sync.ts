@@ -130,6 +130,11 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
     if (event === 'mediaChange' && typeof data?.mediaId === 'number' && typeof data.mediaStatus === 'number') {
       for (const open of threads.values()) open.applyMediaStatus(data.mediaId, data.mediaStatus);
     }
+    // A chat media this viewer unlocked in another tab: the key comes along, and the thread here
+    // shows it open too. (The sender hears of the unlock without a key: nothing to open there.)
+    if (event === 'mediaUnlock' && typeof data?.mediaId === 'number' && typeof data.mediaUnlockHash === 'string' && data.mediaUnlockHash !== '') {
+      threads.get(userId)?.applyUnlock(data.mediaId, data.mediaUnlockHash);
+    }
   }
 
   function onError({ ref, msgId, statusText }: ServerMessageOf<'error'>): void {
