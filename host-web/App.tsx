@@ -62,6 +62,7 @@ const GopayReturn = lazyScreen(() => import('./routes/GopayReturn'));
 const SettingsSubscription = lazyScreen(() => import('./routes/SettingsSubscription'));
 const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
 const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
+const SettingsAccount = lazyScreen(() => import('./routes/SettingsAccount'));
 const SettingsOffers = lazyScreen(() => import('./routes/SettingsOffers'));
 const SettingsMassMessages = lazyScreen(() => import('./routes/SettingsMassMessages'));
 const ChatList = lazyScreen(() => import('./routes/ChatList'));
@@ -135,6 +136,7 @@ export function App() {
                   <Route path="/settings/upload-avatar" component={SettingsUploadAvatar} />
                   <Route path="/settings/wallet" component={SettingsWallet} />
                   <Route path="/settings/earnings" component={SettingsEarnings} />
+                  <Route path="/settings/account" component={SettingsAccount} />
                   <Route path="/settings/offers" component={SettingsOffers} />
                   <Route path="/settings/mass-messages" component={SettingsMassMessages} />
                   <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>

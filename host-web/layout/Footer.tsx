@@ -1,8 +1,14 @@
+import { Suspense, useState, type ComponentProps } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from './LanguagePicker';
+import { lazyPart } from './lazyPart';
+import type { CookiePreferences as CookiePreferencesPart } from '../overlays/CookiePreferences';
 import { useModelProgram } from '../routes/tourSettings';
 import styles from './Footer.module.css';
+
+// Fetched the first time someone opens it: most visits never do.
+const CookiePreferences = lazyPart<ComponentProps<typeof CookiePreferencesPart>>(() => import('../overlays/CookiePreferences').then((m) => ({ default: m.CookiePreferences })));
 
 /** The information pages of SPEC §2; Contact is listed on phones only, the model program only when offered. */
 const links = [
@@ -34,12 +40,22 @@ export function FooterLinks({ className, onNavigate }: { className?: string; onN
 
 export function Footer() {
   const { t } = useTranslation();
+  const [cookiePreferences, setCookiePreferences] = useState(false);
   return (
     <footer className={styles.footer}>
       <div className={styles.inner}>
         <nav aria-label={t('footer.label')}>
           <FooterLinks />
         </nav>
+        {/* The cookie consent can be changed, or withdrawn, at any time (SPEC §2 overlays). */}
+        <button type="button" className={`${styles.link} ${styles.button}`} aria-haspopup="dialog" onClick={() => setCookiePreferences(true)}>
+          {t('footer.cookiePreferences')}
+        </button>
+        {cookiePreferences ? (
+          <Suspense fallback={null}>
+            <CookiePreferences onClose={() => setCookiePreferences(false)} />
+          </Suspense>
+        ) : null}
         <div className={styles.meta}>
           <LanguagePicker />
           <p className={styles.copyright}>

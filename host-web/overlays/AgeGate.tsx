@@ -10,7 +10,7 @@ import styles from './AgeGate.module.css';
 /** Written by the server for `POST /papi/users/cookie {name: 'accept'}`, holding the terms version. */
 const CONSENT_COOKIE = 'accept_18';
 
-function readCookie(name: string): string | null {
+export function readCookie(name: string): string | null {
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));
@@ -32,11 +32,11 @@ export function useTermsAgreed(location: string): { agreed: boolean; olderConsen
   return { agreed: agreed || exempt, olderConsent: consent !== null && consent !== TERMS_VERSION, markAgreed };
 }
 
-type Category = 'preferences' | 'statistics' | 'marketing';
-const categories: readonly Category[] = ['preferences', 'statistics', 'marketing'];
+export type Category = 'preferences' | 'statistics' | 'marketing';
+export const categories: readonly Category[] = ['preferences', 'statistics', 'marketing'];
 
 /** The `preference` cookie's value: the server accepts plain tokens only, so flags, not JSON. */
-function preferenceValue(choice: Record<Category, boolean>): string {
+export function preferenceValue(choice: Record<Category, boolean>): string {
   return categories.map((category) => `${category}=${choice[category] ? 1 : 0}`).join(',');
 }
 

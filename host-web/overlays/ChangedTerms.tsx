@@ -8,8 +8,9 @@ import styles from './LoginPrompt.module.css';
 
 /**
  * SPEC §2: a logged-in person who agreed to older terms is asked again, without the blurred
- * gate of a first visit. Agreeing stamps the current version; declining leads to the
- * settings, where the account can be managed, and the question returns on the next visit.
+ * gate of a first visit. Agreeing stamps the current version; declining leads to Settings >
+ * ManageAccount (`/settings/account`), where the account can be deleted or its data downloaded,
+ * and the question returns on the next visit.
  */
 export function ChangedTerms({ onAgreed, onDeclined }: { onAgreed: () => void; onDeclined: () => void }) {
   const { t } = useTranslation();
@@ -34,7 +35,7 @@ export function ChangedTerms({ onAgreed, onDeclined }: { onAgreed: () => void; o
   }
 
   function decline() {
-    navigate('/settings');
+    navigate('/settings/account');
     setOpen(false);
     onDeclined();
   }

@@ -36,6 +36,11 @@ export default function Settings() {
             </Link>
           </li>
           <li>
+            <Link href="/settings/account" className={styles.item}>
+              {t('settings.manageAccount')}
+            </Link>
+          </li>
+          <li>
             <Link href="/settings/wallet" className={styles.item}>
               {t('siteMoney.menu.wallet')}
             </Link>

@@ -27,6 +27,7 @@ import type {
   ViewedProfile,
 } from '../contract';
 import type { FanstageClient } from './client';
+import type { DeleteMeBody } from '../contract/account';
 
 /** Typed calls of the public API (SPEC §7), one function per endpoint. */
 export function publicApi(client: FanstageClient) {
@@ -69,6 +70,12 @@ export function accountApi(client: FanstageClient) {
     /** Records who invited the account, from their invite code; the first inviter stays. */
     acceptInvite: (affCode: string) => client.post<undefined>('/api/users/aff-code', { affCode }),
     updateMe: (body: UpdateMeBody) => client.request<Account>('PUT', '/api/users/me', { body }),
+    /** Deletes the account: the survey's reason (enum deleteReason), its text, and the password. Every session ends. */
+    deleteMe: (body: DeleteMeBody) => client.request<undefined>('DELETE', '/api/users/me', { body }),
+    /** Texts a verification code to `phone` (E.164); the answer names the number as the server read it. */
+    sendPhoneCode: (phone: string) => client.get<{ phone: string; expiresInSeconds: number }>('/api/sms/send-verification-code', { phone }),
+    /** Proves the number with the newest code; the account's `phoneVerified` is true afterwards. */
+    verifyPhone: (code: string) => client.post<undefined>('/api/users/verify-phone', { code }),
     /**
      * A new avatar, sent as multipart `file`; the server reads the type from the bytes and
      * answers the account with the new `avatarMedia`. A FormData body can be sent again, so a
