@@ -14,7 +14,6 @@ import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
 import { useLandingQuery } from './landing';
-import { PartnerBanner } from './layout/PartnerBanner';
 import { UpdateNotice } from './layout/UpdateNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
@@ -23,6 +22,7 @@ import type { ChangedTerms as ChangedTermsPart } from './overlays/ChangedTerms';
 import type { InvitationPrompt as InvitationPromptPart } from './overlays/InvitationPrompt';
 import type { VerifyIdPrompt as VerifyIdPromptPart } from './overlays/VerifyIdPrompt';
 import type { VerifyEmailPrompt as VerifyEmailPromptPart } from './overlays/VerifyEmailPrompt';
+import type { PartnerBanner as PartnerBannerPart } from './layout/PartnerBanner';
 import { useVerifyEmailRefusals } from './overlays/verifyEmailRefusals';
 import styles from './App.module.css';
 
@@ -35,6 +35,8 @@ const ChangedTerms = lazyPart<ComponentProps<typeof ChangedTermsPart>>(() => imp
 const InvitationPrompt = lazyPart<ComponentProps<typeof InvitationPromptPart>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
 const VerifyIdPrompt = lazyPart<ComponentProps<typeof VerifyIdPromptPart>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
 const VerifyEmailPrompt = lazyPart<ComponentProps<typeof VerifyEmailPromptPart>>(() => import('./overlays/VerifyEmailPrompt').then((m) => ({ default: m.VerifyEmailPrompt })));
+// The partner programme's banner is for signed-in people on a few screens: its strings and the partner API stay out too.
+const PartnerBanner = lazyPart<ComponentProps<typeof PartnerBannerPart>>(() => import('./layout/PartnerBanner').then((m) => ({ default: m.PartnerBanner })));
 
 // The home screen's strings are in the first load (host-web/vite.config.ts, firstLoadNamespaces).
 const Home = lazyScreen(() => import('./routes/Home'), { firstLoadStrings: true });
@@ -111,7 +113,7 @@ export function App() {
       <div className={styles.column}>
         <Header />
         <main id="main" tabIndex={-1} className={styles.main}>
-          <PartnerBanner location={location} />
+          <Suspense fallback={null}>{loggedIn ? <PartnerBanner location={location} /> : null}</Suspense>
           <UpdateNotice location={location} />
           <ErrorBoundary resetKey={location}>
             <PostMoneyProvider>

@@ -18,7 +18,7 @@ const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
 export const firstLoadNamespaces = [
   'app', 'nav', 'footer', 'language', 'consent', 'offline', 'logout', 'realtime', 'errors', 'auth',
   'home', 'search', 'dialog', 'earnings', 'siteMoney', 'sitePosts', 'notifications', 'siteChat',
-  'partner', 'posts', 'price', 'time', 'follow', 'profile',
+  'posts', 'price', 'time', 'follow', 'profile',
 ] as const;
 
 const englishFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/]en\.json$/;

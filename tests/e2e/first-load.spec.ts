@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { agreeToTerms, viewports } from './support';
 
 /**
@@ -13,6 +13,35 @@ function heavyRequests(page: Page): string[] {
     if (/^\/assets\/heavy-[\w-]+\.js$/.test(path)) seen.push(path);
   });
   return seen;
+}
+
+async function signUp(page: Page, prefix: string): Promise<string> {
+  const email = `${prefix}${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
+  await page.goto('/sign-up');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+  await page.getByRole('checkbox', { name: /18 or older/ }).check();
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+  return email;
+}
+
+/** The verification link of the development outbox. */
+async function verifyLink(request: APIRequestContext, to: string): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await request.get(`/dev/mail.json?to=${encodeURIComponent(to)}`);
+      const { mails } = (await response.json()) as { mails: { template: string; links: string[] }[] };
+      found = mails
+        .filter((mail) => mail.template === 'verify-email')
+        .flatMap((mail) => mail.links)
+        .map((href) => new URL(href).pathname)
+        .find((path) => path.startsWith('/action/'));
+      return found !== undefined;
+    })
+    .toBe(true);
+  return found!;
 }
 
 test.describe("the site's first load", () => {
@@ -37,13 +66,7 @@ test.describe("the site's first load", () => {
 
   test('a signed-in fan gets it with the page on a reload of /, and the wallet top-up shows', async ({ page }) => {
     await page.setViewportSize(viewports.phone);
-    const email = `firstload${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
-    await page.goto('/sign-up');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('checkbox', { name: /18 or older/ }).check();
-    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+    await signUp(page, 'firstload');
 
     const heavy = heavyRequests(page);
     await page.goto('/');
@@ -52,5 +75,36 @@ test.describe("the site's first load", () => {
     expect(heavy).toHaveLength(1);
     await page.goto('/settings/wallet');
     await expect(page.getByRole('region', { name: 'Buy credits' }).getByRole('radio').first()).toBeVisible();
+  });
+
+  test('the partner banner, fetched apart, shows on the timeline of an applicant who has yet to verify', async ({ page }) => {
+    await page.setViewportSize(viewports.web);
+    const email = await signUp(page, 'firstloadpartner');
+    await page.goto(await verifyLink(page.request, email));
+    await expect(page.getByText('Your e-mail address is verified. Thank you!')).toBeVisible();
+    // No banner before applying.
+    await page.goto('/timeline');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.getByTestId('partner-banner')).toHaveCount(0);
+
+    await page.goto('/partner-registration');
+    const form = page.getByRole('form', { name: 'Your details' });
+    await form.getByLabel('Full name or company name').fill('Jana Nováková');
+    await form.getByLabel('Street and number').fill('Dlouhá 12');
+    await form.getByLabel('Postal code').fill('110 00');
+    await form.getByLabel('Country').fill('CZ');
+    await form.getByLabel('IBAN').fill('CZ65 0800 0000 1920 0014 5399');
+    await form.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Timeline' }).first().click();
+    await expect(page).toHaveURL('/timeline');
+    const banner = page.getByTestId('partner-banner');
+    await expect(banner).toHaveAttribute('data-approved-state', '101');
+    await expect(banner.getByRole('button')).toBeVisible();
+    // Nor on screens other than the timeline, settings and notifications.
+    await page.goto('/discover');
+    await expect(page.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible();
+    await expect(banner).toHaveCount(0);
   });
 });
