@@ -4,6 +4,7 @@ import { NotificationList } from '../../lib/ui';
 import { isNotificationTab } from '../../lib/sdk';
 import { useSite, usePageTitle } from '../site';
 import { useInAppLinks } from '../useInAppLinks';
+import { PushPrompt } from '../components/PushPrompt';
 import styles from './Notifications.module.css';
 
 /**
@@ -21,6 +22,7 @@ export default function Notifications() {
     <div className={styles.page}>
       <h1 className="visually-hidden">{t('notifications.title')}</h1>
       {/* The login guard sends visitors away; until the session is known there is nothing to ask for. */}
+      {loggedIn ? <PushPrompt /> : null}
       {loggedIn ? <NotificationList onClick={onClick} {...(isNotificationTab(requested) ? { initialTab: requested } : {})} /> : null}
     </div>
   );

@@ -29,6 +29,8 @@ export const Account = Type.Interface(
     appLanguage: Type.String(),
     nsfwAgreement: Type.Integer(),
     notificationSound: Type.Integer(),
+    /** Whether a browser of the user's receives web push (POST /api/device). */
+    isPushRegistered: Type.Boolean(),
     embedOrigins: Type.Array(Type.String()),
   },
   { $id: 'Account' },

@@ -15,6 +15,7 @@ import type { SubscriptionsStore } from './stores/subscriptions';
 import type { FanstageSocket, SocketOptions } from './socket';
 import type { ChatStore, ChatStoreOptions } from './stores/chat';
 import type { CallsStore, CallStoreOptions } from './stores/calls';
+import type { PushApi } from './push';
 import { heavyStores } from './stores/heavy';
 import { createFanstageWith } from './fanstageCore';
 
@@ -65,6 +66,8 @@ export interface Fanstage {
    * and WebRTC (simple-peer, loaded with the first call). Live once `socket` is connected.
    */
   readonly calls: CallsStore;
+  /** Web push: ask the browser, subscribe with the platform's key, register it (POST /api/device). */
+  readonly push: PushApi;
   /**
    * Resolves once the code of the stores built on first use (wallet, earnings, subscriptions,
    * chat, calls, uploads) is in: at once for `createFanstage`, which bundles it. An object from

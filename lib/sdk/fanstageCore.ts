@@ -15,6 +15,7 @@ import type { SubscriptionsStore } from './stores/subscriptions';
 import { createSocket } from './socket';
 import type { ChatStore } from './stores/chat';
 import type { CallsStore } from './stores/calls';
+import { createPushApi, type PushApi } from './push';
 import type { HeavyStores } from './stores/heavy';
 import type { Fanstage, FanstageOptions } from './fanstage';
 import { effect, untracked } from '@preact/signals-core';
@@ -39,6 +40,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   const isLoggedIn = () => session.isLoggedIn.peek();
   const socket = createSocket(client, session, socketOptions);
   const settings = createSettingsStore(client);
+  let push: PushApi | null = null;
 
   let heavy: HeavyStores | null = typeof source === 'function' ? null : source;
   let loading: Promise<void> | null = heavy ? Promise.resolve() : null;
@@ -218,6 +220,9 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
       return getSubscriptions();
     },
     socket,
+    get push() {
+      return (push ??= createPushApi(client, settings, session));
+    },
     get chat() {
       return getChat();
     },

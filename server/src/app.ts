@@ -34,6 +34,8 @@ import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
 import { registerContactRoutes } from './features/contact/routes';
 import { registerAbuseRoutes } from './features/abuse/routes';
+import { registerPushRoutes } from './features/push/routes';
+import { pushNotifications, vapidKeys } from './features/push/service';
 import { registerPhoneRoutes } from './features/phone/routes';
 import { registerAccountRoutes } from './features/account/routes';
 import { registerTimelineRoutes } from './features/timeline/routes';
@@ -139,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   watchCommits(database.db, {
     notified: (userIds) => void publishCounts(ctx, userIds),
     balances: (userIds) => void publishBalances(ctx, userIds),
+    pushed: (items) => pushNotifications(ctx, items),
   });
   const jobs = createJobs(ctx, app.log, database.driver);
   app.decorate('fanstage', { ...ctx, database, routes, jobs });
@@ -146,6 +149,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   try {
     await ensureGiftCatalogue(ctx);
     await ensureCreditPackages(ctx);
+    // Made on the first start and kept: browsers subscribe with the public key (features/push).
+    await vapidKeys(ctx);
     if (options.seed ?? true) {
       const created = await seedDemoContent(ctx);
       if (created > 0) app.log.info({ users: created }, 'seeded demo content');
@@ -222,6 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerCallRoutes(app, ctx, jobs);
   registerContactRoutes(app, ctx);
   registerAbuseRoutes(app, ctx);
+  registerPushRoutes(app, ctx);
   registerPhoneRoutes(app, ctx);
   registerAccountRoutes(app, ctx, userService);
   // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).

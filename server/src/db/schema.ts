@@ -1214,6 +1214,45 @@ export const oauthRequests = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     
 
+/**
+ * Browsers that accepted web push (POST /api/device): one row per PushSubscription, tied to the
+ * user and the session (refresh family) that registered it, so logging out of that session stops
+ * its pushes. The endpoint is unique: a browser registering again, even as someone else, replaces
+ * its row.
+ */
+export const pushDevices = pgTable(
+  'push_devices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The refresh-token family of the session that registered it; null for sessions without one. */
+    sessionFamily: text('session_family'),
+    endpoint: text('endpoint').notNull(),
+    /** The browser's P-256 public key and auth secret (base64url), for RFC 8291 encryption. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('push_devices_endpoint_idx').on(t.endpoint),
+    index('push_devices_user_idx').on(t.userId, t.lastUsedAt),
+    index('push_devices_family_idx').on(t.sessionFamily),
+  ],
+);
+
+/**
+ * Keys the server makes for itself on first start and must keep across restarts and share
+ * between nodes (the VAPID key pair of web push), by name.
+ */
+export const serverKeys = pgTable('server_keys', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type MediaRow = typeof media.$inferSelect;

@@ -14,6 +14,16 @@ export interface CommitListeners {
   notified(userIds: readonly number[]): void;
   /** Money moved in or out of these users' wallets or earnings. */
   balances(userIds: readonly number[]): void;
+  /** Notifications that may deserve a web push were written (features/push). */
+  pushed?(items: readonly PushMark[]): void;
+}
+
+/** A notification as web push needs it. */
+export interface PushMark {
+  userId: number;
+  type: string;
+  fromUserId: number | null;
+  postId: number | null;
 }
 
 interface Pending {
@@ -23,6 +33,7 @@ interface Pending {
 
 const pending = new WeakMap<Writer, Pending>();
 const listeners = new WeakMap<Writer, CommitListeners>();
+const pushes = new WeakMap<Writer, PushMark[]>();
 
 function mark(writer: Writer, kind: keyof Pending, userIds: readonly (number | null | undefined)[]): void {
   const ids = userIds.filter((id): id is number => typeof id === 'number');
@@ -43,6 +54,21 @@ function mark(writer: Writer, kind: keyof Pending, userIds: readonly (number | n
 /** A notification was written for `userId` through `writer` (the database or a transaction). */
 export function notificationRecorded(writer: Writer, userId: number): void {
   mark(writer, 'notified', [userId]);
+}
+
+/** A notification was written through `writer`: it may be pushed to the user's browsers once committed. */
+export function notificationToPush(writer: Writer, item: PushMark): void {
+  const direct = listeners.get(writer);
+  if (direct !== undefined) {
+    direct.pushed?.([item]);
+    return;
+  }
+  let list = pushes.get(writer);
+  if (list === undefined) {
+    list = [];
+    pushes.set(writer, list);
+  }
+  list.push(item);
 }
 
 /** A transfer through `writer` touched these users' wallets or earnings. */
@@ -70,6 +96,8 @@ export function watchCommits(db: Database, on: CommitListeners): void {
       if (entry.notified.size > 0) on.notified([...entry.notified]);
       if (entry.balances.size > 0) on.balances([...entry.balances]);
     }
+    const pushed = last === undefined ? undefined : pushes.get(last);
+    if (pushed !== undefined && pushed.length > 0) on.pushed?.(pushed);
     return result;
   };
   db.transaction = wrapped;

@@ -10,6 +10,7 @@ import { isPlatformOrigin } from '../../http/origins';
 import { isValidEmail } from '../settings/domain';
 import { createInviteService } from '../invites/service';
 import { issueAccessToken, type WidgetBinding } from './guard';
+import { forgetSessionDevices, forgetUserDevices } from '../push/service';
 import {
   actionTokenMs,
   loginLimits,
@@ -415,7 +416,10 @@ export async function logout(ctx: AppContext, token: string): Promise<void> {
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, tokenHash(token)))
     .limit(1);
-  if (row !== undefined) await revokeFamily(ctx.db, row.familyId);
+  if (row === undefined) return;
+  await revokeFamily(ctx.db, row.familyId);
+  // The browser of this session stops getting the account's pushes.
+  await forgetSessionDevices(ctx, [row.familyId]);
 }
 
 /**
@@ -436,6 +440,7 @@ export async function revokeSessions(ctx: AppContext, userId: number, keepFamily
     );
   // The kept session's access token ends too; its client refreshes once and carries on.
   await ctx.db.update(users).set({ tokensValidAfter: now }).where(eq(users.id, userId));
+  await forgetUserDevices(ctx, userId, keepFamilyId);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { SocketFeature, SocketPeer } from '../../realtime/transport';
 import { isOpenState, liveOnlyCallTypes, parseCallMessage } from './domain';
 import { callMessage, SERVER_SENDER, stopFor } from './notices';
 import { callRuntime } from './runtime';
+import { pushTo } from '../push/service';
 
 /** The calls' client messages (docs/calls.md "Signalling"). */
 export const callClientMessages: ReadonlySet<string> = new Set(['callMessage']);
@@ -66,6 +67,8 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
         if (outcome.kind === 'ringing') {
           clock.ringing(callId);
           notices.ringing(outcome.call, outcome.caller);
+          // A creator with the site closed still learns someone is calling.
+          pushTo(ctx, outcome.call.calleeId, { kind: 'incomingCall', fromUserId: outcome.call.callerId, callId });
         }
         if (outcome.kind === 'refused') return [callMessage(callId, 'preAnswer', SERVER_SENDER, userId, { accept: false, status: outcome.status })];
         return [];

@@ -41,6 +41,7 @@ import { containsPattern } from '../social/domain';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { profileColumns } from '../users/service';
 import { chatCounts } from './counts';
+import { pushTo } from '../push/service';
 import {
   acceptsPrice,
   callEntryIsUnread,
@@ -373,6 +374,9 @@ export function createChatService(ctx: AppContext) {
       const [forReceiver] = await views([{ ...row, seq: placed.get(row.receiverId) ?? null }], () => row.receiverId);
       ctx.realtime.publish(row.receiverId, { type: 'chatMessage', message: forReceiver! });
       await publishCounts(ctx, [row.receiverId]);
+      // The receiver's browsers hear of it even with the site closed; a call's entry in the
+      // history is no news (the call rang, or was missed, already).
+      if (row.callId === null) pushTo(ctx, row.receiverId, { kind: 'chatMessage', fromUserId: row.senderId, text: row.text ?? '', gift: row.giftId !== null, media: row.mediaId !== null });
     }
     return forSender!;
   }

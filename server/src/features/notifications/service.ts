@@ -6,7 +6,7 @@ import { blocks, follows, media, notifications, posts, profileVisits, users } fr
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { mergedTypes, mergeWindowMs, timelineFanOutLimit } from './domain';
-import { notificationRecorded } from '../../realtime/after-commit';
+import { notificationRecorded, notificationToPush } from '../../realtime/after-commit';
 import { chatCounts } from '../chat/counts';
 
 /** The database or an open transaction: notifications are written with the change they tell of. */
@@ -99,6 +99,7 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
   });
   // The user's open sockets get the new badge count once this write has committed.
   notificationRecorded(db, input.userId);
+  notificationToPush(db, { userId: input.userId, type: input.type, fromUserId, postId: input.postId ?? null });
 }
 
 /**

@@ -2,6 +2,7 @@ import { Settings } from '../../../../lib/contract/settings';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import type { App, AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
+import { vapidKeys } from '../push/service';
 import { buildSettings } from './domain';
 
 export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders: Settings['oauthProviders'] = []): void {
@@ -27,6 +28,8 @@ export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders
           modelProgram: ctx.config.modelProgram,
           operator: { name: ctx.config.operatorName, address: ctx.config.operatorAddress, email: ctx.config.supportEmail },
           forceLogin: ctx.config.forceLogin,
+          // The key browsers subscribe to web push with (features/push).
+          pushPubKey: (await vapidKeys(ctx)).publicKey,
         }),
         // The external sign-in providers the login and sign-up forms offer (OAUTH_PROVIDERS).
         oauthProviders,

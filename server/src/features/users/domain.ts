@@ -172,6 +172,7 @@ export interface AccountRow extends ProfileRow {
   appLanguage: string;
   nsfwAgreement: number;
   notificationSound: number;
+  isPushRegistered: boolean;
 }
 
 export function toAccount(row: AccountRow, origins: string[], now: number): Account {
@@ -186,6 +187,7 @@ export function toAccount(row: AccountRow, origins: string[], now: number): Acco
     appLanguage: row.appLanguage,
     nsfwAgreement: row.nsfwAgreement,
     notificationSound: row.notificationSound,
+    isPushRegistered: row.isPushRegistered,
     embedOrigins: origins,
   };
 }

@@ -3,7 +3,7 @@ import type { PublicProfile } from '../../../../lib/contract/users';
 import type { AppContext } from '../../context';
 import type { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
 import type { Database } from '../../db';
-import { blocks, embedOrigins, follows, hiddenUsers, media, refreshTokens, users } from '../../db/schema';
+import { blocks, embedOrigins, follows, hiddenUsers, media, pushDevices, refreshTokens, users } from '../../db/schema';
 import { actionTokens, comments, deletionSurveys, embedConsents, phoneCodes, posts, subscriptions } from '../../db/schema';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
 import { AppError, errors } from '../../errors';
@@ -155,6 +155,7 @@ export function createUserService(ctx: AppContext) {
       appLanguage: users.appLanguage,
       nsfwAgreement: users.nsfwAgreement,
       notificationSound: users.notificationSound,
+      isPushRegistered: sql<boolean>`exists (select 1 from ${pushDevices} where ${pushDevices.userId} = ${users.id})`,
     })
     .from(users)
     .leftJoin(media, eq(media.id, users.avatarMediaId))
