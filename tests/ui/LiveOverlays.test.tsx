@@ -24,24 +24,7 @@ let webRoot: string;
 const made: Fanstage[] = [];
 const call = apiCaller(() => server.app);
 
-/**
- * The server answers a fan's private timeline with bytes it holds (a Node Buffer), which Fastify
- * recognises by `payload.buffer instanceof ArrayBuffer`. Under jsdom the global ArrayBuffer is
- * jsdom's, so in this one process the check fails for Node's buffers and the page would be
- * serialised as an object (an internal error). A browser never meets this: the server runs in
- * Node. Node's ArrayBuffers count as ArrayBuffers here too, as they would in the server's realm.
- */
-function acceptNodeArrayBuffers(): void {
-  const NodeArrayBuffer = Buffer.alloc(1).buffer.constructor as ArrayBufferConstructor;
-  const Global = globalThis.ArrayBuffer;
-  if (NodeArrayBuffer === Global || (Global as { nodeToo?: boolean }).nodeToo) return;
-  const own = Function.prototype[Symbol.hasInstance];
-  Object.defineProperty(Global, Symbol.hasInstance, { value: (value: unknown) => own.call(Global, value) || own.call(NodeArrayBuffer, value) });
-  Object.defineProperty(Global, 'nodeToo', { value: true });
-}
-
 beforeAll(async () => {
-  acceptNodeArrayBuffers();
   webRoot = await mkdtemp(path.join(tmpdir(), 'fanstage-ui-release-'));
   await mkdir(path.join(webRoot, 'web'), { recursive: true });
   await writeFile(path.join(webRoot, 'web', 'release.json'), JSON.stringify({ release: '2.0.0+new' }));

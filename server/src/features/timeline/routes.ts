@@ -44,7 +44,7 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       const page = pageOf(request.query, pageSizes.timeline);
       if (viewerId === null) {
         // Nothing in a visitor's page is per viewer: one answer serves them all for a moment,
-        // already the envelope's JSON bytes (Fastify sends a Buffer as it is).
+        // already the envelope's JSON (Fastify sends a JSON string as it is).
         const key = `timeline:${filter}:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}`;
         const json = await visitorPages.get(key, () => service.publicTimeline(null, filter, page));
         return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);

@@ -7,7 +7,7 @@ import { RefreshingCache } from './refreshing-cache';
 
 /**
  * Visitors' pages of the public lists (the public timeline at any offset or `ts`, post search)
- * as finished bytes: they hold nothing per viewer, so one answer serves every visitor for a
+ * as finished JSON: they hold nothing per viewer, so one answer serves every visitor for a
  * moment, as the first page always did (fresh for 1.5 s, then answered while one request
  * reloads it, up to 5 s more). The pages a viewer sees are read fresh.
  *
@@ -21,18 +21,18 @@ import { RefreshingCache } from './refreshing-cache';
  * other nodes (over the realtime bus, when there are several), which do the same.
  */
 export class VisitorPages {
-  private readonly pages = new RefreshingCache<string, Buffer>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
-  private readonly viewerPages = new RefreshingCache<string, Buffer>(viewerPageTtlMs, 0, viewerPagesMaxEntries);
+  private readonly pages = new RefreshingCache<string, string>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
+  private readonly viewerPages = new RefreshingCache<string, string>(viewerPageTtlMs, 0, viewerPagesMaxEntries);
   private generation = 0;
 
   /** The page under `key` (its list and every query value), loaded by `load` when not held. */
-  get(key: string, load: () => Promise<Post[]>): Promise<Buffer> {
-    return this.pages.get(`${this.generation}|${key}`, async () => Buffer.from(JSON.stringify(withBody(await load()))));
+  get(key: string, load: () => Promise<Post[]>): Promise<string> {
+    return this.pages.get(`${this.generation}|${key}`, async () => JSON.stringify(withBody(await load())));
   }
 
   /** The viewer's own page under `key`, loaded by `load` when not held. */
-  getForViewer(viewerId: number, key: string, load: () => Promise<Post[]>): Promise<Buffer> {
-    return this.viewerPages.get(`${this.generation}|${viewerId}|${key}`, async () => Buffer.from(JSON.stringify(withBody(await load()))));
+  getForViewer(viewerId: number, key: string, load: () => Promise<Post[]>): Promise<string> {
+    return this.viewerPages.get(`${this.generation}|${viewerId}|${key}`, async () => JSON.stringify(withBody(await load())));
   }
 
   /** Forgets every page: the next request of each reads the database. */
