@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
 import { precompress } from '../vite.precompress';
+import { pageSizes } from '../lib/sdk/rules/constants';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
@@ -123,8 +124,12 @@ function landingScreenPreloads(): Plugin {
         // The site's own one-segment addresses (App.tsx routes) are screens, not profiles.
         const app = readFileSync(fileURLToPath(new URL('App.tsx', import.meta.url)), 'utf8');
         const fixed = [...app.matchAll(/path="(\/[\w-]+)"/g)].map((m) => m[1]);
-        const preloads = { home: screen('Home'), profile: screen('Profile'), fixed };
-        const script = `(function(r){var p=location.pathname,s=p==='/'?r.home:/^\\/[^/]+\\/?$/.test(p)&&r.fixed.indexOf(p.replace(/\\/$/,''))<0?r.profile:null;if(!s)return;function add(rel,href,as){var l=document.createElement('link');l.rel=rel;l.href=href;l.crossOrigin='';if(as)l.as=as;document.head.appendChild(l)}s.js.forEach(function(f){add('modulepreload',f)});s.css.forEach(function(f){add('preload',f,'style')})})(${JSON.stringify(preloads)})`;
+        const preloads = { home: screen('Home'), profile: screen('Profile'), fixed, homeData: homeData() };
+        // `/` also starts the home screen's requests of the public API with the scripts, not after
+        // them (the SDK's own fetch of the same address, mode and credentials takes the preloaded
+        // answer), unless the session marker says someone is signed in (host-web/session.ts):
+        // their home asks the logged-in API instead.
+        const script = `(function(r){var p=location.pathname,c=document.cookie,s=p==='/'?r.home:/^\\/[^/]+\\/?$/.test(p)&&r.fixed.indexOf(p.replace(/\\/$/,''))<0?r.profile:null;if(!s)return;function add(rel,href,as,cred){var l=document.createElement('link');l.rel=rel;l.href=href;l.crossOrigin=cred||'';if(as)l.as=as;document.head.appendChild(l)}s.js.forEach(function(f){add('modulepreload',f)});s.css.forEach(function(f){add('preload',f,'style')});if(s!==r.home||/(^|;\\s*)fs_session=1(;|$)/.test(c))return;var g=/(^|;\\s*)genderfilter=([1-4])(;|$)/.exec(c);r.homeData.forEach(function(u){add('preload',u.replace('{gender}',g?g[2]:'1'),'fetch','use-credentials')})})(${JSON.stringify(preloads)})`;
         return { html, tags: [{ tag: 'script', attrs: { id: 'landing-screen-preloads' }, children: script, injectTo: 'head' }] };
       },
     },
@@ -146,6 +151,17 @@ function releaseFile(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'release.json', source: JSON.stringify({ release }) });
     },
   };
+}
+
+/**
+ * The public API requests a visitor's home screen makes first (lib/sdk: the settings, who to
+ * follow and the public timeline's first page, SPEC §9 page sizes), exactly as the SDK asks for
+ * them, so the browser hands the preloaded answers to its fetches. `{gender}`: the stored
+ * timeline filter (host-web/components/genderFilter.ts), 1 by default. Checked by
+ * tests/e2e/first-load.spec.ts: a preload the page does not use would be a request too many.
+ */
+function homeData(): string[] {
+  return ['/papi/settings', `/papi/who-to-follow?limit=${pageSizes.whoToFollow}`, `/papi/2/timeline?limit=${pageSizes.timeline}&gender={gender}`];
 }
 
 /** The reference site, served by the server at `/` with an SPA fallback to index.html. */

@@ -64,6 +64,21 @@ test.describe("the site's first load", () => {
     expect(heavy).toHaveLength(1);
   });
 
+  test("a visitor's / asks for its data with the scripts, once: the SDK takes the preloaded answers", async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/papi/')) asked.push(url.pathname + url.search);
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const preloaded = await page.locator('link[rel="preload"][as="fetch"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname + new URL((l as HTMLLinkElement).href).search));
+    expect(preloaded).toEqual(['/papi/settings', '/papi/who-to-follow?limit=15', '/papi/2/timeline?limit=15&gender=1']);
+    // A preload the SDK's fetch did not match would show as a second request of the same address.
+    for (const address of preloaded) expect(asked.filter((a) => a === address)).toHaveLength(1);
+  });
+
   test('a signed-in fan gets it with the page on a reload of /, and the wallet top-up shows', async ({ page }) => {
     await page.setViewportSize(viewports.phone);
     await signUp(page, 'firstload');
