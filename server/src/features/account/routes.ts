@@ -16,7 +16,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext, userService: Us
       schema: {
         tags: ['account'],
         summary: 'Download my data: profile, posts, comments, messages sent, follows, subscriptions and money lines, as a JSON attachment',
-        response: { 200: Type.Unknown({ description: 'The export file (format `fanstage-account-export`, version 1): see server/src/features/account/export.ts' }) },
+        response: { 200: Type.Unknown({ description: 'The export file (format `fanstage-account-export`, version 1): see docs/account.md' }) },
       },
       preHandler: authenticate,
     },
