@@ -14,6 +14,7 @@ import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
 import { useLandingQuery } from './landing';
+import { useOAuthOutcome } from './oauthOutcome';
 import { UpdateNotice } from './layout/UpdateNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
@@ -87,6 +88,7 @@ export function App() {
   const landing = useLandingQuery(fanstage, location);
   useLoginGuard(location);
   useForcedLogin(location);
+  useOAuthOutcome();
   const terms = useTermsAgreed(location);
   const [termsDeclined, setTermsDeclined] = useState(false);
   // A logged-in person who agreed to older terms is asked again in a popup, not behind the

@@ -1,6 +1,8 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Dialog, LoginForm } from '../../lib/ui';
+import { clearOAuthOutcome, oauthOutcome } from '../oauthOutcome';
 import { useSite } from '../site';
 import { Icon } from '../layout/icons';
 import styles from './LoginPrompt.module.css';
@@ -13,6 +15,14 @@ export function LoginPrompt() {
   const { t } = useTranslation();
   const { loginPromptOpen, closeLoginPrompt } = useSite();
   const [, navigate] = useLocation();
+  // Opened for a failed external sign-in, the prompt says why (host-web/oauthOutcome.ts).
+  const [outcome, setOutcome] = useState(oauthOutcome);
+  // The reason belongs to the opening it came with.
+  useEffect(() => {
+    if (loginPromptOpen) return;
+    clearOAuthOutcome();
+    setOutcome(null);
+  }, [loginPromptOpen]);
 
   return (
     <Dialog
@@ -35,6 +45,7 @@ export function LoginPrompt() {
             headingLevel={3}
             autoFocus
             onSuccess={closeLoginPrompt}
+            notice={outcome === null ? null : t(`oauth.outcome.${outcome}`)}
             onForgotPassword={() => {
               closeLoginPrompt();
               navigate('/sign-up/forgotpassword');

@@ -42,4 +42,25 @@ test.describe('signing in with an external account', () => {
     const cookies = Object.fromEntries((await context.cookies()).map((cookie) => [cookie.name, cookie.value]));
     expect(cookies['fs_session']).toBe('1');
   });
+
+  test('a visitor who denies at the provider is back where she started, with the login dialog saying so', async ({ page, request }) => {
+    await page.setViewportSize(viewports.web);
+    await agreeToTerms(page);
+    const [creator] = await apiCreators(request, 1);
+    const start = `/${creator!.username}`;
+
+    await page.goto(start);
+    await page.waitForLoadState('networkidle');
+    await page.getByTestId('side-nav').getByRole('group', { name: 'Your account' }).getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('dialog').getByRole('link', { name: 'Continue with Sandbox' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in with the sandbox account' })).toBeVisible();
+    await page.getByRole('button', { name: 'Deny' }).click();
+
+    const prompt = page.getByRole('dialog', { name: 'Log in or sign up to continue' });
+    await expect(prompt).toBeVisible();
+    await expect(prompt.getByRole('alert')).toHaveText('You did not allow the sign-in.');
+    // The address is the page's own again, and nobody is signed in.
+    await expect(page).toHaveURL(start);
+    await expect(page.getByTestId('side-nav').getByRole('button', { name: 'Profile' })).toBeVisible();
+  });
 });

@@ -22,14 +22,16 @@ export function useExternalSignIn(): ExternalSignInLink[] {
   const fanstage = useFanstage();
   const { t, i18n } = useTranslation();
   const settings = fanstage.settings.settings.value;
+  // The sign-in comes back to a page of the platform, so the links only make sense there:
+  // not in a widget on someone else's page, which signs in through its popup instead (and
+  // there the form asks the server for nothing it does not need).
+  const platform = onPlatform(fanstage.client.baseUrl);
   useEffect(() => {
     // A failed load only hides the buttons; the form works without them.
-    fanstage.settings.load().catch(() => undefined);
-  }, [fanstage]);
+    if (platform) fanstage.settings.load().catch(() => undefined);
+  }, [fanstage, platform]);
   const providers = settings?.oauthProviders ?? [];
-  // The sign-in comes back to a page of the platform, so the links only make sense there:
-  // not in a widget on someone else's page, which signs in through its popup instead.
-  if (providers.length === 0 || !onPlatform(fanstage.client.baseUrl)) return [];
+  if (providers.length === 0 || !platform) return [];
   const here = typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}${window.location.hash}`;
   const language = i18n.resolvedLanguage ?? i18n.language;
   return providers.map((provider) => {

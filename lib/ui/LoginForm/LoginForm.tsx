@@ -15,6 +15,8 @@ interface ViewOptions {
   lang?: string;
   /** "Continue with …" links under the form (the platform's external sign-in providers). */
   externalSignIn?: readonly ExternalSignInLink[];
+  /** A message shown in the form's alert until the form has one of its own (e.g. why an external sign-in failed). */
+  notice?: string | null;
 }
 
 export type LoginFormViewProps = LoginFormState & ViewOptions;
@@ -37,7 +39,7 @@ export function LoginFormView(props: LoginFormViewProps) {
       busy={props.busy}
       className={[styles.login, props.className].filter(Boolean).join(' ')}
       lang={props.lang}
-      describedBy={props.alert ? props.alertId : undefined}
+      describedBy={props.alert || props.notice ? props.alertId : undefined}
     >
       <TextField type="email" autoComplete="email" autoFocus={props.autoFocus} {...props.email} />
       <TextField
@@ -49,7 +51,7 @@ export function LoginFormView(props: LoginFormViewProps) {
         error={props.password.error}
         toggle={{ show: props.password.show, hide: props.password.hide }}
       />
-      <FormAlert id={props.alertId} message={props.alert} />
+      <FormAlert id={props.alertId} message={props.alert ?? props.notice ?? null} />
       <SubmitButton label={props.submitLabel} busyLabel={props.busyLabel} busy={props.busy} />
       {props.onForgotPassword ? <LinkButton label={props.forgotLabel} onClick={props.onForgotPassword} /> : null}
       <ExternalSignIn links={props.externalSignIn} />
