@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -28,6 +28,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   const menuId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
   const moreBox = useRef<HTMLDivElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
   const name = profile.displayName.trim() || profile.username;
   const loggedIn = session.isLoggedIn.value;
   const busy = relations.pending.value.has(profile.id);
@@ -50,6 +51,18 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
       document.removeEventListener('keydown', close);
       document.removeEventListener('pointerdown', outside);
     };
+  }, [menuOpen]);
+
+  // The menu opens under its button, as wide as its longest item; where the button sits near an
+  // edge of the screen (a phone's actions row ends at the right edge) it moves back inside.
+  useLayoutEffect(() => {
+    const list = menu.current;
+    if (!menuOpen || !list) return;
+    list.style.translate = '';
+    const margin = 8;
+    const box = list.getBoundingClientRect();
+    const shift = Math.max(margin - box.left, Math.min(0, document.documentElement.clientWidth - margin - box.right));
+    if (shift !== 0) list.style.translate = `${shift}px 0`;
   }, [menuOpen]);
 
   // On one's own profile the actions are the way to the settings (SPEC §2: settings on Profile).
@@ -125,7 +138,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
           <span aria-hidden="true">⋯</span>
           <span className={styles.visuallyHidden}>{t('profileActions.more')}</span>
         </button>
-        <ul id={menuId} className={styles.menu} hidden={!menuOpen}>
+        <ul ref={menu} id={menuId} className={styles.menu} hidden={!menuOpen}>
           <li>
             {blocked ? (
               <button type="button" className={styles.menuItem} aria-disabled={busy || undefined} onClick={() => void onUnblock()}>

@@ -90,6 +90,14 @@ test.describe('layout at 375, 870 and 1280 px', () => {
       await expect(page.getByRole('heading', { level: 1 }), pageErrors.join('\n')).toBeVisible();
       await expectNoHorizontalOverflow(page, '/lucy.rivers');
       await expectAxeClean(page, '/lucy.rivers');
+      // Its "more" menu opens whole inside the screen, wherever the button sits.
+      await page.getByRole('button', { name: 'More actions' }).click();
+      const menu = page.locator('[data-testid="profile-actions"] ul');
+      await expect(menu).toBeVisible();
+      await expectApartAndOnScreen(page, { 'the more menu': menu });
+      await expectNoHorizontalOverflow(page, 'the profile with its more menu open');
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
 
       // The login dialog opened from /sign-up: inside the screen, "Not now" whole, the password
       // clear of its Show password button.
