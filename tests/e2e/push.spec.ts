@@ -120,8 +120,29 @@ test('a fan turns notifications on; a creator’s message reaches the fan’s se
     scope.dispatchEvent(new NotificationEventClass('notificationclick', { notification: notification! }));
   });
   await expect(fan).toHaveURL(`${origin}/chat/${creatorName}`);
-  await expect(fan.getByText(text)).toBeVisible();
+  await expect(fan.getByTestId('chat-message').filter({ hasText: text })).toBeVisible();
 
   await fanContext.close();
   await creatorContext.close();
+});
+
+test('“Not now” keeps the offer away for 14 days through the pushdis cookie', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: viewports.phone, permissions: ['notifications'] });
+  const fan = await context.newPage();
+  await signUpVerifiedFan(fan, 'pushlater');
+  await fan.goto('/notifications');
+  const prompt = fan.getByTestId('push-prompt');
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole('button', { name: 'Not now' }).click();
+  await expect(prompt).toHaveCount(0);
+  await expect.poll(async () => (await context.cookies()).find((cookie) => cookie.name === 'pushdis')?.expires ?? 0).toBeGreaterThan(0);
+  const cookie = (await context.cookies()).find((c) => c.name === 'pushdis')!;
+  const days = (cookie.expires * 1000 - Date.now()) / 86_400_000;
+  expect(days).toBeGreaterThan(13.9);
+  expect(days).toBeLessThanOrEqual(14);
+  // Still away after a reload, once the account is in.
+  await fan.reload();
+  await expect(fan.getByTestId('push-prompt-region')).toHaveAttribute('data-state', 'quiet');
+  await expect(prompt).toHaveCount(0);
+  await context.close();
 });
