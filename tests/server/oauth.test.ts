@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
 import { oauthAccounts, users } from '../../server/src/db/schema';
 import { safeReturnPath } from '../../server/src/features/oauth/domain';
+import { ConfigError, loadConfig } from '../../server/src/config';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -256,5 +257,31 @@ describe('signing in with an external account (sandbox provider)', () => {
     });
     expect(crossSite.statusCode).toBe(403);
     expect(cookieOf(crossSite, 'fs_refresh')).toBeUndefined();
+  });
+});
+
+describe('which providers are offered (OAUTH_PROVIDERS)', () => {
+  it('offers the sandbox outside production by default, none in production unless configured', () => {
+    expect(loadConfig({}).oauthProviders).toEqual(['sandbox']);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) }).oauthProviders).toEqual([]);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), OAUTH_PROVIDERS: 'sandbox' }).oauthProviders).toEqual(['sandbox']);
+    expect(loadConfig({ OAUTH_PROVIDERS: 'none' }).oauthProviders).toEqual([]);
+    expect(() => loadConfig({ OAUTH_PROVIDERS: 'Not A Name' })).toThrow(ConfigError);
+  });
+
+  it('without providers, neither the sign-in nor the sandbox page exists, and the settings offer none', async () => {
+    const off = await startTestServer({ seed: false, env: { OAUTH_PROVIDERS: 'none' } });
+    try {
+      const settings = (await off.app.inject({ method: 'GET', url: '/papi/settings' })).json() as { body: { oauthProviders?: unknown[] } };
+      expect(settings.body.oauthProviders).toEqual([]);
+      expect((await off.app.inject({ method: 'GET', url: '/api/oauth/authorize' })).json()).toMatchObject({ statusCode: -1, statusText: 'not-found' });
+      expect((await off.app.inject({ method: 'GET', url: '/papi/oauth/sandbox/authorize?oauth_token=abcdefghijklmnopqrstuvwxyz' })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('refuses to start when it names a provider the server does not have', async () => {
+    await expect(startTestServer({ seed: false, env: { OAUTH_PROVIDERS: 'facebook' } })).rejects.toThrow(/OAUTH_PROVIDERS names "facebook"/);
   });
 });
