@@ -1212,7 +1212,13 @@ export const oauthRequests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
-    
+    /** The provider's answer about a person with no account here yet: id, name, e-mail. */
+    identity: jsonb('identity').$type<{ id: string; name: string | null; email: string | null; emailVerified: boolean }>(),
+    signupExpiresAt: timestamp('signup_expires_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('oauth_requests_token_idx').on(t.tokenHash), index('oauth_requests_browser_idx').on(t.browserHash), index('oauth_requests_expires_idx').on(t.expiresAt)],
+);
 
 /**
  * Browsers that accepted web push (POST /api/device): one row per PushSubscription, tied to the
