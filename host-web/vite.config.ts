@@ -124,12 +124,12 @@ function landingScreenPreloads(): Plugin {
         // The site's own one-segment addresses (App.tsx routes) are screens, not profiles.
         const app = readFileSync(fileURLToPath(new URL('App.tsx', import.meta.url)), 'utf8');
         const fixed = [...app.matchAll(/path="(\/[\w-]+)"/g)].map((m) => m[1]);
-        const preloads = { home: screen('Home'), profile: screen('Profile'), fixed, homeData: homeData() };
-        // `/` also starts the home screen's requests of the public API with the scripts, not after
-        // them (the SDK's own fetch of the same address, mode and credentials takes the preloaded
+        const preloads = { home: screen('Home'), profile: screen('Profile'), fixed, homeData: homeData(), profileData: profileData() };
+        // `/` and a profile also start their screen's first requests of the public API with the
+        // scripts, not after them (the SDK's own fetch of the same address, mode and credentials takes the preloaded
         // answer), unless the session marker says someone is signed in (host-web/session.ts):
         // their home asks the logged-in API instead.
-        const script = `(function(r){var p=location.pathname,c=document.cookie,s=p==='/'?r.home:/^\\/[^/]+\\/?$/.test(p)&&r.fixed.indexOf(p.replace(/\\/$/,''))<0?r.profile:null;if(!s)return;function add(rel,href,as,cred){var l=document.createElement('link');l.rel=rel;l.href=href;l.crossOrigin=cred||'';if(as)l.as=as;document.head.appendChild(l)}s.js.forEach(function(f){add('modulepreload',f)});s.css.forEach(function(f){add('preload',f,'style')});if(s!==r.home||/(^|;\\s*)fs_session=1(;|$)/.test(c))return;var g=/(^|;\\s*)genderfilter=([1-4])(;|$)/.exec(c);r.homeData.forEach(function(u){add('preload',u.replace('{gender}',g?g[2]:'1'),'fetch','use-credentials')})})(${JSON.stringify(preloads)})`;
+        const script = `(function(r){var p=location.pathname,c=document.cookie,s=p==='/'?r.home:/^\\/[^/]+\\/?$/.test(p)&&r.fixed.indexOf(p.replace(/\\/$/,''))<0?r.profile:null;if(!s)return;function add(rel,href,as,cred){var l=document.createElement('link');l.rel=rel;l.href=href;l.crossOrigin=cred||'';if(as)l.as=as;document.head.appendChild(l)}s.js.forEach(function(f){add('modulepreload',f)});s.css.forEach(function(f){add('preload',f,'style')});if(/(^|;\\s*)fs_session=1(;|$)/.test(c))return;var g=/(^|;\\s*)genderfilter=([1-4])(;|$)/.exec(c),n=p.replace(/^\\/|\\/$/g,'');(s===r.home?r.homeData:/^[\\w.-]+$/.test(n)?r.profileData:[]).forEach(function(u){add('preload',u.replace('{gender}',g?g[2]:'1').replace('{username}',n),'fetch','use-credentials')})})(${JSON.stringify(preloads)})`;
         return { html, tags: [{ tag: 'script', attrs: { id: 'landing-screen-preloads' }, children: script, injectTo: 'head' }] };
       },
     },
@@ -162,6 +162,11 @@ function releaseFile(): Plugin {
  */
 function homeData(): string[] {
   return ['/papi/settings', `/papi/who-to-follow?limit=${pageSizes.whoToFollow}`, `/papi/2/timeline?limit=${pageSizes.timeline}&gender={gender}`];
+}
+
+/** The same for a profile `/{username}` (a plain name only): the settings and the profile. */
+function profileData(): string[] {
+  return ['/papi/settings', '/papi/users/{username}'];
 }
 
 /** The reference site, served by the server at `/` with an SPA fallback to index.html. */

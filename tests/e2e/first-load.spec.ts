@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { agreeToTerms, viewports } from './support';
+import { agreeToTerms, apiProfile, viewports } from './support';
 
 /**
  * The SDK's stores a visitor's home screen does not use (wallet, earnings, subscriptions, chat,
@@ -76,6 +76,21 @@ test.describe("the site's first load", () => {
     const preloaded = await page.locator('link[rel="preload"][as="fetch"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname + new URL((l as HTMLLinkElement).href).search));
     expect(preloaded).toEqual(['/papi/settings', '/papi/who-to-follow?limit=15', '/papi/2/timeline?limit=15&gender=1']);
     // A preload the SDK's fetch did not match would show as a second request of the same address.
+    for (const address of preloaded) expect(asked.filter((a) => a === address)).toHaveLength(1);
+  });
+
+  test("a visitor's profile page asks for the settings and the profile with the scripts, once", async ({ page, request }) => {
+    const lucy = await apiProfile(request, 'lucy.rivers');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/papi/')) asked.push(url.pathname + url.search);
+    });
+    await page.goto('/lucy.rivers');
+    await expect(page.getByRole('heading', { level: 1, name: lucy.displayName })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const preloaded = await page.locator('link[rel="preload"][as="fetch"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+    expect(preloaded).toEqual(['/papi/settings', '/papi/users/lucy.rivers']);
     for (const address of preloaded) expect(asked.filter((a) => a === address)).toHaveLength(1);
   });
 
