@@ -2,7 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Post, PublicProfile, Settings } from '../../lib/contract';
 import { DiscoverTabs } from '../../lib/contract/constants';
 import { agreeToTerms, apiCreators, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
-import { logInDemoCreator } from './postsSupport';
+import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { payOnCardPage, priceSalt, testCards } from './moneySupport';
+import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
+import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 
 type Envelope<T> = { statusCode: number; statusText?: string; body: T };
 
@@ -62,13 +65,6 @@ const specRoutes: readonly { route: string; login?: true }[] = [
   { route: '/{userid}' },
 ];
 
-/**
- * Routes of SPEC §2 the site does not have yet (issue 15): walked by nobody until they are
- * built; whoever builds one moves it into `specRoutes`.
- * - `/settings/subscription/{type}/{id}`: built and covered by creator-money.spec.ts; the demo
- *   seed has no subscription whose id this walk could open.
- */
-const notYetWalked = ['/settings/subscription/{type}/{id}'] as const;
 
 async function demoIds(page: Page) {
   const lucy = await apiProfile(page.request, 'lucy.rivers');
@@ -117,13 +113,12 @@ async function openScreen(page: Page, path: string) {
 }
 
 test.describe('the information pages and the routes of SPEC §2', () => {
-  test('every route of SPEC §2 renders its screen, none of them the not-found screen', async ({ page }) => {
-    test.setTimeout(240_000);
+  test('every route of SPEC §2 renders its screen, none of them the not-found screen', async ({ page, browser }) => {
+    test.setTimeout(300_000);
     await agreeToTerms(page);
     const ids = await demoIds(page);
     const notFound = page.getByTestId('not-found');
 
-    expect(specRoutes.filter(({ route }) => (notYetWalked as readonly string[]).includes(route))).toEqual([]);
     // Visitors on the public routes.
     for (const { route } of specRoutes.filter((r) => !r.login)) {
       const path = fill(route, ids);
@@ -147,6 +142,33 @@ test.describe('the information pages and the routes of SPEC §2', () => {
     // A signed-in person on / is on the Timeline (SPEC §2).
     await openScreen(page, '/');
     await expect(page).toHaveURL(/\/timeline$/);
+
+    // /settings/subscription/{type}/{id}: one subscription, as its fan and as its creator. The
+    // demo content has none, so a new fan subscribes to her by card first.
+    const fanContext = await browser.newContext();
+    const fan = await fanContext.newPage();
+    await agreeToTerms(fan);
+    await signUpVerifiedFan(fan, 'walkfan');
+    const salt = await priceSalt(fan.request);
+    await fan.goto(`/${ids.username}`);
+    await fan.getByRole('button', { name: `Subscribe · ${formatPrice(640, salt)} a month` }).click();
+    const purchase = fan.getByRole('dialog', { name: /^Subscribe to / });
+    await purchase.getByRole('radio', { name: /^Monthly/ }).check();
+    await purchase.getByRole('radio', { name: 'A new card' }).check();
+    await purchase.getByRole('button', { name: `Subscribe for ${formatPrice(640, salt)} a month` }).click();
+    await payOnCardPage(fan, testCards.pays, formatMoney(fanPriceCents(640, salt)));
+    await expect(fan.getByText('Payment received. Your subscription is active.')).toBeVisible({ timeout: 20_000 });
+    await openScreen(fan, '/settings/subscription/subscribing');
+    await fan.getByRole('main').getByRole('link', { name: /Lucy Rivers/ }).first().click();
+    await expect(fan).toHaveURL(/\/settings\/subscription\/subscribing\/\d+$/);
+    const subscriptionId = /(\d+)$/.exec(new URL(fan.url()).pathname)![1]!;
+    await expect(fan.getByTestId('not-found')).toHaveCount(0);
+    await fanContext.close();
+    for (const path of [`/settings/subscription/subscribers/${subscriptionId}`]) {
+      await openScreen(page, path);
+      await expect(notFound, path).toHaveCount(0);
+      await expect(page.getByText('Error loading APP! Try again later.'), path).toHaveCount(0);
+    }
   });
 
   test('the footer and the menu lead to the legal pages, in English and Czech, naming the operator, at no cost to the first load', async ({ page }) => {
