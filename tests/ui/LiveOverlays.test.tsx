@@ -138,6 +138,8 @@ describe('who liked a post', { timeout: 30_000 }, () => {
     const { container } = renderWith(creator.fanstage, <PostCard postId={id} />);
     await userEvent.click(await screen.findByRole('button', { name: '16 likes' }));
     const dialog = await screen.findByRole('dialog', { name: 'Liked by' });
+    // The slide-up of SPEC §2: on a phone a sheet from the bottom edge, a small dialog on wider screens.
+    expect(dialog).toHaveAttribute('data-size', 'sheet');
     const list = await within(dialog).findByRole('list', { name: 'Liked by' });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(15));
     // Newest like first.
@@ -173,6 +175,7 @@ describe('media earnings', { timeout: 30_000 }, () => {
     renderWith(creator.fanstage, <PostCard postId={id} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Media earnings' }));
     const dialog = await screen.findByRole('dialog', { name: 'What your media earned' });
+    expect(dialog).toHaveAttribute('data-size', 'sheet');
     const rows = within(dialog).getAllByRole('listitem');
     expect(rows[0]).toHaveTextContent('Photo 1 of 2');
     expect(rows[0]).toHaveTextContent('Earned $0.00');

@@ -20,7 +20,7 @@ export function LikeUsers({ postId, onClose, hrefFor = defaultPostHrefs.profile,
   const state = useLikeUsers(postId, hrefFor);
   const { t, i18n } = useTranslation();
   return (
-    <Dialog title={t('posts.likers.title')} size="small" onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language} data-testid="like-users">
+    <Dialog title={t('posts.likers.title')} size="sheet" onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language} data-testid="like-users">
       <div aria-busy={state.busy || undefined}>
         {state.rows.length > 0 ? (
           <ul className={styles.list} aria-label={t('posts.likers.title')} onClick={onNavigate}>

@@ -26,7 +26,7 @@ export function MediaEarnings({ post, mediaCDN, onClose }: MediaEarningsProps) {
   const total = post.media.reduce((sum, media) => sum + media.earnedCents, 0);
   const count = post.media.length;
   return (
-    <Dialog title={t('posts.mediaEarnings.title')} size="small" onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language} data-testid="media-earnings">
+    <Dialog title={t('posts.mediaEarnings.title')} size="sheet" onClose={onClose} lang={i18n.resolvedLanguage ?? i18n.language} data-testid="media-earnings">
       <ul className={styles.list}>
         {post.media.map((media, index) => {
           const label = t(media.mediaType === 'video' ? 'posts.mediaEarnings.video' : media.mediaType === 'voice' ? 'posts.mediaEarnings.voice' : 'posts.mediaEarnings.photo', { index: index + 1, total: count });

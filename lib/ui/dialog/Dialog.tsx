@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import styles from './Dialog.module.css';
 
-export type DialogSize = 'small' | 'medium' | 'large' | 'full' | 'drawer';
+/**
+ * `sheet`: a slide-up from the bottom edge on a phone (below 870 px), at most ~85 % of the screen
+ * tall with its content scrolling under the title (lists of people); from 870 px up, a `small` dialog.
+ */
+export type DialogSize = 'small' | 'medium' | 'large' | 'full' | 'drawer' | 'sheet';
 
 export interface DialogProps {
   /** Whether it shows; a dialog mounted only while needed leaves it at the default. */
@@ -196,6 +200,7 @@ export function Dialog(props: DialogProps) {
       aria-describedby={props.description ? descriptionId : undefined}
       tabIndex={-1}
       lang={props.lang ?? i18n.resolvedLanguage ?? i18n.language}
+      data-size={size}
       data-testid={props['data-testid']}
       onKeyDown={onKeyDown}
       onCancel={onCancel}
