@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Timestamp } from './bounds';
 
 /**
  * POST /api/device: the browser's PushSubscription, as `subscription.toJSON()` gives it. The
@@ -8,7 +9,8 @@ import { Type, type Static } from 'typebox';
 export const DeviceBody = Type.Object(
   {
     endpoint: Type.String({ minLength: 10, maxLength: 1000 }),
-    expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+    /** Epoch ms when the browser lets the subscription lapse, if it says. */
+    expirationTime: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
     keys: Type.Object(
       {
         p256dh: Type.String({ minLength: 80, maxLength: 100, pattern: '^[A-Za-z0-9_-]+=*$' }),
