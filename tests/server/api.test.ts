@@ -41,7 +41,9 @@ describe('GET /papi/settings', () => {
     ]);
     expect(body.mediaCDN).toBe(`${server.baseUrl}/media`);
     expect(body.salt).toBe(12500);
-    expect(body.pushPubKey).toBe('');
+    // The VAPID public key: an uncompressed P-256 point (65 bytes), base64url.
+    expect(Buffer.from(body.pushPubKey, 'base64url')).toHaveLength(65);
+    expect(body.pushPubKey).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(typeof body.slug).toBe('string');
     expect(Object.keys(body.partnerValidation).sort()).toEqual(['companyId', 'iban', 'name', 'street', 'zip']);
   });
