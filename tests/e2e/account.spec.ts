@@ -189,7 +189,7 @@ test.describe('accounts on the reference site', () => {
     expect(old.status()).toBe(401);
   });
 
-  test('a fan who agreed to older terms is asked again: declining leads to the settings, agreeing stamps the new version', async ({ page, context, baseURL }) => {
+  test('a fan who agreed to older terms is asked again: declining leads to managing the account, agreeing stamps the new version', async ({ page, context, baseURL }) => {
     await page.setViewportSize(viewports.web);
     const email = uniqueEmail('terms');
     const password = 'correct horse battery staple';
@@ -203,7 +203,8 @@ test.describe('accounts on the reference site', () => {
     // No first-visit gate and no blur for a known adult.
     await expect(page.getByTestId('age-gate')).toHaveCount(0);
     await question.getByRole('button', { name: 'Not now, go to settings' }).click();
-    await expect(page).toHaveURL('/settings');
+    // SPEC §2: declining goes to Settings > ManageAccount, where the account can be closed.
+    await expect(page).toHaveURL('/settings/account');
     await expect(question).toBeHidden();
 
     await page.reload();
