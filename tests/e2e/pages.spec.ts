@@ -151,9 +151,10 @@ test.describe('the information pages and the routes of SPEC §2', () => {
     await signUpVerifiedFan(fan, 'walkfan');
     const salt = await priceSalt(fan.request);
     await fan.goto(`/${ids.username}`);
-    await fan.getByRole('button', { name: `Subscribe · ${formatPrice(640, salt)} a month` }).click();
+    // Her seeded Monthly offer; other journeys of a run may have added offers of their own.
+    await fan.getByTestId('profile-actions').getByRole('button', { name: /^Subscribe · / }).click();
     const purchase = fan.getByRole('dialog', { name: /^Subscribe to / });
-    await purchase.getByRole('radio', { name: /^Monthly/ }).check();
+    await purchase.getByRole('radio', { name: /^Monthly/ }).first().check();
     await purchase.getByRole('radio', { name: 'A new card' }).check();
     await purchase.getByRole('button', { name: `Subscribe for ${formatPrice(640, salt)} a month` }).click();
     await payOnCardPage(fan, testCards.pays, formatMoney(fanPriceCents(640, salt)));
