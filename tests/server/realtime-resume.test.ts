@@ -82,8 +82,13 @@ class HeldStream {
     while (this.above.delete(this.through + 1)) this.through += 1;
   }
 
-  caughtUp(last: number): void {
-    if (last < this.through) this.problems.push(`resumed went back from ${this.through} to ${last}`);
+  /**
+   * The answer to a resume after `askedAfter`. It may end below `through` — messages that
+   * committed after the resume read the stream arrive live ahead of its answer — but never below
+   * the position asked after, which the SDK would take for a database that was reset.
+   */
+  caughtUp(last: number, askedAfter: number): void {
+    if (last < askedAfter) this.problems.push(`resumed after ${askedAfter} answered ${last}`);
     this.through = Math.max(this.through, last);
     for (const seq of this.above) if (seq <= this.through) this.above.delete(seq);
     while (this.above.delete(this.through + 1)) this.through += 1;
@@ -97,6 +102,7 @@ class HeldStream {
 class Reader {
   private index = 0;
   private resuming = false;
+  private askedAfter = 0;
   live = 0;
   caughtUp = false;
 
@@ -113,7 +119,8 @@ class Reader {
 
   private resume(): void {
     this.resuming = true;
-    this.socket.send({ type: 'resume', after: this.stream.through });
+    this.askedAfter = this.stream.through;
+    this.socket.send({ type: 'resume', after: this.askedAfter });
   }
 
   /** Handles every frame that has arrived. */
@@ -126,7 +133,7 @@ class Reader {
       this.stream.take(frame.message, this.resuming);
       if (!this.resuming) this.live += 1;
     } else if (frame.type === 'resumed') {
-      this.stream.caughtUp(frame.last);
+      this.stream.caughtUp(frame.last, this.askedAfter);
       if (frame.more) this.resume();
       else {
         this.resuming = false;
