@@ -55,7 +55,7 @@ describe('the minutes of a call', () => {
     expect(minutesBegun(S, S)).toBe(1);
     expect(minutesBegun(S, S + 59_999)).toBe(1);
     expect(minutesBegun(S, S + 60_000)).toBe(2);
-    expect(reserveDueAt(S, 1)).toBe(S + 30_000);
+    expect(reserveDueAt(S, 1)).toBe(S + 10_000);
     expect(secondsLeft(S, 2, S + 35_000)).toBe(85);
     expect(secondsLeft(S, 1, S + 61_000)).toBe(0);
   });

@@ -96,12 +96,15 @@ describe('a paid call', () => {
     expect(await walletOf(app, fan.id)).toBe(1000 - fanPrice());
     expect(await record(callId)).toMatchObject({ state: 'live', heldThrough: 1, settledThrough: 0 });
 
-    // 30 s before the first minute ends the second is held; at its end the first is paid.
-    await elapse(30_000);
+    // Ten seconds in (50 s before the first minute ends) the second is held, and the fan's
+    // meter counts to the end of both; at the first minute's end it is paid.
+    let from = fanSocket.mark;
+    await elapse(10_000);
     expect(await walletOf(app, fan.id)).toBe(1000 - 2 * fanPrice());
     expect(await earningsOf(app, star.id)).toBe(0);
-    let from = fanSocket.mark;
-    await elapse(30_000);
+    expect(await fanSocket.nextOf('callMessage', from, isCall(callId, 'timeLeft'))).toMatchObject({ callMessageBody: { seconds: 110, minutes: 0, cost: 0 } });
+    from = fanSocket.mark;
+    await elapse(50_000);
     expect(await fanSocket.nextOf('callMessage', from, isCall(callId, 'timeLeft'))).toMatchObject({ callMessageBody: { seconds: 60, minutes: 1, cost: fanPrice() } });
     expect(await starSocket.nextOf('callMessage', 0, isCall(callId, 'callEarnings'))).toMatchObject({ senderId: 0, callMessageBody: { earnings: PRICE, minutes: 1 } });
     expect(await earningsOf(app, star.id)).toBe(PRICE);

@@ -22,7 +22,7 @@ export interface CallClockOptions {
 /**
  * The billing clocks of the calls this node runs (docs/calls.md "Billing"): one ticker for all
  * of them, which on each tick renews the node's leases, ends calls whose party has been gone
- * too long, and does every step that is due at the server's clock — hold the next minute 30 s
+ * too long, and does every step that is due at the server's clock — hold the next minute 50 s
  * before the current one ends, pay the minute that ended, end the call when its next minute
  * could not be held — in order, so a clock moved forward by minutes (tests) catches up step by
  * step. It also times out the calls this node rang.
@@ -66,7 +66,9 @@ export function createCallClock(service: CallService, notices: CallNotices, cloc
         if (step.gone) return forget(call.id);
         running.call = step.call;
         if (step.ok) {
+          // The fan's meter counts down to the end of the minutes now held.
           if (running.asking) notices.creditOK(step.call, at);
+          else notices.timeLeft(step.call, at);
           running.asking = false;
           continue;
         }

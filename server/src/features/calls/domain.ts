@@ -22,8 +22,11 @@ import type { CallMessageType } from '../../../../lib/contract/realtime';
 export const CALL_MINUTE_MS = CALL_MINUTE_S * 1000;
 /** A call nobody answers is missed after this (SPEC §9). */
 export const RING_TIMEOUT_MS = CALL_RING_TIMEOUT_S * 1000;
-/** The next minute is held this long before the current one ends, so a top-up has time to come. */
-export const RESERVE_AHEAD_MS = 30_000;
+/**
+ * The next minute is held this long before the current one ends — ten seconds into each minute —
+ * so a fan whose wallet cannot hold it hears so early and has most of a minute to top up.
+ */
+export const RESERVE_AHEAD_MS = 50_000;
 /** A node running a call's clock holds a lease on it for this long … */
 export const LEASE_MS = 15_000;
 /** … and renews it this often, so two renewals can fail before it lapses. */
