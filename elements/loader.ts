@@ -7,6 +7,7 @@
  * platform serves them `immutable`, and a chunk two elements share is fetched once.
  */
 import { queuedCommands, type FanstageCommand, type FanstageStub } from './global';
+import { reservedCss } from './reserved';
 
 const PREFIX = 'fanstage-';
 
@@ -17,21 +18,6 @@ const PREFIX = 'fanstage-';
  */
 declare const __FANSTAGE_CHUNKS__: Record<string, string[]> | undefined;
 const chunks: Record<string, string[]> = typeof __FANSTAGE_CHUNKS__ === 'object' ? __FANSTAGE_CHUNKS__ : {};
-
-/**
- * The box each widget takes while its chunk loads (`:not(:defined)`), the one it keeps once
- * rendered (each element's `:host` rule), so nothing on the partner's page moves when it shows.
- * A page's own rules for the tag (a `height`, a `display`) win: the rules weigh nothing (`:where`).
- */
-const reserved =
-  ':where(fanstage-profile-card,fanstage-feed,fanstage-chat,fanstage-call,fanstage-wallet,fanstage-tip-button){display:block}' +
-  ':where(fanstage-tip-button,fanstage-call){min-height:2.75rem}' +
-  ':where(fanstage-wallet){min-height:5.5rem}' +
-  ':where(fanstage-tip-button:not(:defined)){min-width:10rem}' +
-  ':where(fanstage-chat){height:32rem}' +
-  ':where(fanstage-profile-card){min-height:19.25rem}' +
-  '@media (max-width:40rem){:where(fanstage-profile-card){min-height:27rem}}' +
-  ':where(fanstage-feed:not(:defined)){min-height:40rem}';
 
 function install(): void {
   // A second copy of the tag (or a loaded runtime) must not replace the queue others wrote to;
@@ -144,7 +130,7 @@ function reserveSpace(): void {
   if (document.getElementById('fanstage-reserved')) return;
   const style = document.createElement('style');
   style.id = 'fanstage-reserved';
-  style.textContent = reserved;
+  style.textContent = reservedCss;
   const head = document.head ?? document.documentElement;
   head.insertBefore(style, head.firstChild);
 }

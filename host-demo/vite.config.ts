@@ -1,11 +1,28 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
 import { precompress } from '../vite.precompress';
+import { reservedCss } from '../elements/reserved';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
+
+/**
+ * The script-tag page keeps its widgets' boxes from its first paint, as docs/embedding.md asks
+ * of a partner page ("Keep your page still"): the loader's rules, in the page itself, under the
+ * id the loader looks for. Without them the page paints before the loader arrives and moves
+ * when it does.
+ */
+function reservedBoxes(): Plugin {
+  return {
+    name: 'fanstage:reserved-boxes',
+    transformIndexHtml(html, ctx) {
+      if (!ctx.filename.endsWith('index.html')) return html;
+      return { html, tags: [{ tag: 'style', attrs: { id: 'fanstage-reserved' }, children: reservedCss, injectTo: 'head-prepend' }] };
+    },
+  };
+}
 
 /**
  * The partner demo, served by the server at `/demo/`: a plain HTML page using the script tag,
@@ -15,7 +32,7 @@ const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
 export default defineConfig({
   root: here('.'),
   base: '/demo/',
-  plugins: [react(), precompress()],
+  plugins: [react(), reservedBoxes(), precompress()],
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   resolve: {
     alias: [

@@ -235,4 +235,38 @@ test.describe('layout at 375, 870 and 1280 px', () => {
       await expect(gate).toBeVisible();
     }
   });
+
+  // On a phone, as Lighthouse's mobile run sees it. Wider, the profile card in a column narrower
+  // than its side-by-side layout and the feed growing as its posts come still move the sections
+  // below them (docs/performance.md, Partner page).
+  test('the partner demo does not move on a phone while its widgets load, even when the loader comes late', async ({ browser }) => {
+    for (const viewport of [viewports.phone]) {
+      // A fresh page: nothing cached, the loader held back half a second, as on a slow first
+      // visit, so the page paints before it arrives.
+      const page = await browser.newPage({ viewport });
+      await page.route('**/embed/fanstage.js', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue();
+      });
+      await page.addInitScript(() => {
+        const shifts: { value: number; sources: string[] }[] = [];
+        (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean; sources: { node?: Node | null }[] }[]) {
+            if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: entry.sources.map((source) => (source.node instanceof Element ? `${source.node.tagName.toLowerCase()}#${source.node.id}` : String(source.node?.nodeName))) });
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto('/demo/');
+      // Every widget on the page has loaded and drawn itself.
+      await expect.poll(() => page.evaluate(() => [...document.querySelectorAll('*')].filter((element) => element.localName.startsWith('fanstage-') && !element.matches(':defined')).length), { timeout: 30_000 }).toBe(0);
+      await expect(page.locator('fanstage-profile-card').first().getByRole('heading', { name: 'Lucy Rivers' })).toBeVisible();
+      await expect(page.locator('fanstage-feed article').first()).toBeVisible();
+      await page.waitForTimeout(1000);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: { value: number; sources: string[] }[] }).shifts);
+      const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+      expect(total, `layout shift at ${viewport.width} px: ${JSON.stringify(shifts)}`).toBeLessThanOrEqual(0.01);
+      await page.close();
+    }
+  });
 });

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FanstageLoaded, FanstageStub } from '../../elements';
+import { reservedCss } from '../../elements/reserved';
 
 const loaderUrl = 'https://platform.example/embed/fanstage.js';
 
@@ -53,6 +57,18 @@ describe('the script-tag loader', () => {
     const sheet = document.head.firstElementChild;
     expect(sheet?.id).toBe('fanstage-reserved');
     expect(sheet?.textContent).toContain(':where(fanstage-chat){height:32rem}');
+  });
+
+  it('leaves a page’s own reserved boxes, under the loader’s id, as they are; the embedding guide gives partners the loader’s exact rules', async () => {
+    const own = document.createElement('style');
+    own.id = 'fanstage-reserved';
+    own.textContent = reservedCss;
+    document.head.append(document.createElement('title'), own);
+    await runLoader();
+    expect(document.querySelectorAll('style')).toHaveLength(1);
+    expect(document.head.firstElementChild?.tagName).toBe('TITLE');
+    const guide = readFileSync(join(fileURLToPath(import.meta.url), '../../../docs/embedding.md'), 'utf8');
+    expect(guide).toContain(`<style id="fanstage-reserved">${reservedCss}</style>`);
   });
 
   it('imports only the chunks of the elements in the page, each file once, from its own folder', async () => {

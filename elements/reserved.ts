@@ -1,0 +1,18 @@
+/**
+ * The box each widget takes while its chunk loads (`:not(:defined)`), the one it keeps once
+ * rendered (each element's `:host` rule), so nothing on the partner's page moves when it shows.
+ * A page's own rules for the tag (a `height`, a `display`) win: the rules weigh nothing (`:where`).
+ *
+ * The loader puts them first in the page's `<head>` as `<style id="fanstage-reserved">`; a page
+ * that has them already, under that id, from its first paint (docs/embedding.md, "Keep your
+ * page still"; the partner demo does) is left as it is.
+ */
+export const reservedCss =
+  ':where(fanstage-profile-card,fanstage-feed,fanstage-chat,fanstage-call,fanstage-wallet,fanstage-tip-button){display:block}' +
+  ':where(fanstage-tip-button,fanstage-call){min-height:2.75rem}' +
+  ':where(fanstage-wallet){min-height:5.5rem}' +
+  ':where(fanstage-tip-button:not(:defined)){min-width:10rem}' +
+  ':where(fanstage-chat){height:32rem}' +
+  ':where(fanstage-profile-card){min-height:19.25rem}' +
+  '@media (max-width:40rem){:where(fanstage-profile-card){min-height:27rem}}' +
+  ':where(fanstage-feed:not(:defined)){min-height:40rem}';
