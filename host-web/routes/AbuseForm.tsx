@@ -99,11 +99,12 @@ function ReportForm() {
           <p className={styles.kind}>{t(`abuse.types.${thing.type}`)}</p>
           {shown.value ? (
             <>
+              {/* A profile is its owner's own: named, not "by" anyone; its one picture is the avatar. */}
               <p className={styles.author}>
-                {t('abuse.by', { name: author })} <span className={styles.muted}>@{shown.value.author.username}</span>
+                {thing.type === 'user' ? author : t('abuse.by', { name: author })} <span className={styles.muted}>@{shown.value.author.username}</span>
               </p>
               {shown.value.text ? <blockquote className={styles.quote}>{shown.value.text}</blockquote> : null}
-              {shown.value.mediaCount > 0 ? <p className={styles.muted}>{t('abuse.media', { count: shown.value.mediaCount })}</p> : null}
+              {shown.value.mediaCount > 0 ? <p className={styles.muted}>{thing.type === 'user' ? t('abuse.avatar') : t('abuse.media', { count: shown.value.mediaCount })}</p> : null}
             </>
           ) : shown.failure ? (
             <p role="alert">{errorMessage(t, shown.failure)}</p>

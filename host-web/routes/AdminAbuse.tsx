@@ -86,7 +86,7 @@ export function AbuseReports() {
               <li key={report.id} className={styles.row} data-testid="abuse-report" data-report-id={report.id} data-type={report.type} data-target-id={report.targetId}>
                 <span className={styles.rowMain}>
                   <span>
-                    {t('admin.abuse.line', {
+                    {t(report.type === 'user' ? 'admin.abuse.profileLine' : 'admin.abuse.line', {
                       type: t(`abuse.types.${report.type}`),
                       author: report.author.username,
                       reporter: report.reporter.username,

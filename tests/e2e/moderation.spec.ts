@@ -61,8 +61,16 @@ test('a fan reports a post from its card, the administrator hides it, its author
   // A visitor has no Report action: the form is for signed-in people.
   await expect(visitor!.locator(`article[data-post-id="${postId}"]`).getByRole('link', { name: /^Report/ })).toHaveCount(0);
 
-  // The fan opens it from Lucy's profile and reports it from its card.
+  // The fan opens it from Lucy's profile and reports it from its card. (Her profile's own report
+  // form, from the More actions menu, names the profile and its picture as hers.)
   await signIn(fanPage!, fan);
+  await openProfile(fanPage!);
+  await fanPage!.getByRole('button', { name: 'More actions' }).click();
+  await fanPage!.getByTestId('profile-actions').getByRole('link', { name: 'Report' }).click();
+  const profileReport = fanPage!.getByTestId('abuse-thing');
+  await expect(profileReport).toContainText('With a profile picture');
+  await expect(profileReport).toContainText(`${lucyName} @${creator}`);
+  await expect(profileReport).not.toContainText(/\bBy\b|pictures? or videos?/);
   await (await openProfile(fanPage!)).locator(`a[href="/post/${postId}"]`).click();
   const card = fanPage!.locator(`article[data-post-id="${postId}"]`);
   await card.getByRole('link', { name: `Report the post of ${lucyName}` }).click();
