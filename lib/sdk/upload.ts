@@ -3,6 +3,7 @@ import type { Envelope, MediaPurpose, MediaView, UploadedBinary, UploadProblem }
 import { API_VERSION, type FanstageClient } from './client';
 import { mediaApi } from './api';
 import { SdkError } from './errors';
+import { SUPPORT_LEVEL } from './rules/constants';
 import { asSdkError } from './stores/shared/errors';
 import type { SessionStore } from './stores/session';
 
@@ -10,8 +11,7 @@ import type { SessionStore } from './stores/session';
 export const MIN_MEDIA_SIDE = 400;
 /** SPEC §5: videos over 35 minutes are refused. */
 export const MAX_VIDEO_SECONDS = 2100;
-/** Level of support accounts, exempt from the resolution rule (SPEC §5). */
-export const SUPPORT_LEVEL = 100;
+export { SUPPORT_LEVEL } from './rules/constants';
 export { MEDIA_ACCEPT, VOICE_ACCEPT } from './mediaAccept';
 
 /** `voice` only where voice notes are asked for (a chat's voice note), never for posts. */

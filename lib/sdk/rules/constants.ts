@@ -1,3 +1,6 @@
+/** Level of support accounts (SPEC §4): exempt from the resolution rule (SPEC §5), takes calls like a creator. */
+export const SUPPORT_LEVEL = 100;
+
 /**
  * Page sizes of lists (SPEC §9): how many items one request asks for. A page shorter than
  * its size means the list has ended.

@@ -1,10 +1,12 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import { Dialog } from '../dialog/Dialog';
-import { WalletTopUp } from '../WalletTopUp/WalletTopUp';
 import { useCallButton, type CallButtonState, type UseCallButtonOptions } from './useCallButton';
 import styles from './CallButton.module.css';
+
+/** The top-up shows only for a fan short of a minute's credits: fetched when it opens. */
+const WalletTopUp = lazy(() => import('../WalletTopUp/WalletTopUp').then((m) => ({ default: m.WalletTopUp })));
 
 export interface CallButtonProps extends UseCallButtonOptions {
   /** Only the camera icon (headers): the price is in its accessible name and tooltip. */
@@ -54,7 +56,9 @@ export function CallButtonView(props: CallButtonState & { compact?: boolean; cla
       {props.topUpOpen ? (
         <Dialog title={t('calls.topUpTitle')} closeLabel={t('calls.close')} size="large" onClose={props.closeTopUp} lang={lang}>
           <p className={styles.text}>{props.topUpText}</p>
-          <WalletTopUp mode={props.paymentMode} headingLevel={3} hideTitle onPaid={props.paid} />
+          <Suspense fallback={null}>
+            <WalletTopUp mode={props.paymentMode} headingLevel={3} hideTitle onPaid={props.paid} />
+          </Suspense>
         </Dialog>
       ) : null}
     </span>

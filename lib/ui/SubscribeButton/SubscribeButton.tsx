@@ -1,6 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { SubscriptionPurchase, type SubscriptionPurchaseProps } from '../SubscriptionPurchase/SubscriptionPurchase';
+import type { SubscriptionPurchaseProps } from '../SubscriptionPurchase/SubscriptionPurchase';
 import { useSubscribeButton, type UseSubscribeButtonOptions } from './useSubscribeButton';
 import styles from './SubscribeButton.module.css';
 
@@ -13,6 +14,13 @@ export type SubscribeButtonProps = UseSubscribeButtonOptions &
      */
     reserve?: boolean;
   };
+
+/**
+ * The purchase (offers, the top-up, the card) is fetched when the fan comes near the button or
+ * clicks it, not with the profile: a visitor's first load carries the button alone.
+ */
+const loadPurchase = () => import('../SubscriptionPurchase/SubscriptionPurchase').then((m) => ({ default: m.SubscriptionPurchase }));
+const SubscriptionPurchase = lazy(loadPurchase);
 
 /** A profile's Subscribe button with the monthly price; it opens the subscription purchase. */
 export function SubscribeButton({ userId, onLoginRequired, className, reserve, ...purchase }: SubscribeButtonProps) {
@@ -35,20 +43,24 @@ export function SubscribeButton({ userId, onLoginRequired, className, reserve, .
         data-subscribed={state.subscribed || undefined}
         aria-haspopup="dialog"
         onClick={state.onClick}
+        onPointerEnter={() => void loadPurchase()}
+        onFocus={() => void loadPurchase()}
         data-testid="subscribe-button"
       >
         {state.label}
       </button>
       {state.open ? (
-        <SubscriptionPurchase
-          userId={userId}
-          onClose={state.close}
-          onSubscribed={state.reload}
-          {...(purchase.paymentMode ? { paymentMode: purchase.paymentMode } : {})}
-          {...(purchase.returnUrl ? { returnUrl: purchase.returnUrl } : {})}
-          {...(purchase.renderTopUp ? { renderTopUp: purchase.renderTopUp } : {})}
-          {...(purchase.detailHref ? { detailHref: purchase.detailHref } : {})}
-        />
+        <Suspense fallback={null}>
+          <SubscriptionPurchase
+            userId={userId}
+            onClose={state.close}
+            onSubscribed={state.reload}
+            {...(purchase.paymentMode ? { paymentMode: purchase.paymentMode } : {})}
+            {...(purchase.returnUrl ? { returnUrl: purchase.returnUrl } : {})}
+            {...(purchase.renderTopUp ? { renderTopUp: purchase.renderTopUp } : {})}
+            {...(purchase.detailHref ? { detailHref: purchase.detailHref } : {})}
+          />
+        </Suspense>
       ) : null}
     </span>
   );
