@@ -46,7 +46,8 @@ const DetailList = lazyScreen(() => import('./routes/DetailList'));
 const SearchHashtags = lazyScreen(() => import('./routes/SearchHashtags'));
 const WhoToFollow = lazyScreen(() => import('./routes/WhoToFollow'));
 const Notifications = lazyScreen(() => import('./routes/Notifications'));
-const Profile = lazyScreen(() => import('./routes/Profile'));
+// A profile's card, like the home screen, needs only the first load's strings (routes/Profile.tsx).
+const Profile = lazyScreen(() => import('./routes/Profile'), { firstLoadStrings: true });
 const NotFound = lazyScreen(() => import('./routes/NotFound'));
 const Settings = lazyScreen(() => import('./routes/Settings'));
 const SettingsEditProfile = lazyScreen(() => import('./routes/SettingsEditProfile'));

@@ -45,7 +45,8 @@ function firstLoadStrings(): Plugin {
       return JSON.stringify(Object.fromEntries(Object.entries(english()).filter(([namespace]) => keep.has(namespace))));
     },
     generateBundle(_options, bundle) {
-      // Every module of the first load of `/`: the entry's static imports and the home screen's.
+      // Every module of the first load of `/` and of a profile: the entry's static imports and
+      // the home and profile screens' (both render before the rest of the strings are in).
       const all = new Set(Object.keys(english()));
       const files = new Set<string>();
       const walk = (file: string) => {
@@ -56,7 +57,7 @@ function firstLoadStrings(): Plugin {
       };
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk') continue;
-        if ((chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html')) || chunk.facadeModuleId?.endsWith('/routes/Home.tsx')) walk(chunk.fileName);
+        if ((chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html')) || /\/routes\/(Home|Profile)\.tsx$/.test(chunk.facadeModuleId ?? '')) walk(chunk.fileName);
       }
       const missing = new Map<string, string>();
       for (const file of files) {

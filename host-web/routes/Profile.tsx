@@ -1,12 +1,20 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo, type ComponentProps } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isReservedUsername } from '../../lib/contract/usernames';
 import { ProfileCard, useFanstage } from '../../lib/ui';
 import { usePageTitle } from '../site';
-import NotFound from './NotFound';
-import { ProfileActions } from './ProfileActions';
-import { ProfilePosts } from './ProfilePosts';
+import { lazyPart } from '../layout/lazyPart';
+import type { ProfileActions as ProfileActionsPart } from './ProfileActions';
+import type { ProfilePosts as ProfilePostsPart } from './ProfilePosts';
 import styles from './Profile.module.css';
+
+// The card is the screen's largest paint and needs only what the first load brings (its strings
+// are among the first load's, host-web/vite.config.ts): it shows as soon as the profile is in.
+// The actions (follow, message, call, subscribe, the menu) and the posts bring strings and
+// stores of their own and follow it, each in a box kept for it so nothing below moves.
+const ProfileActions = lazyPart<ComponentProps<typeof ProfileActionsPart>>(() => import('./ProfileActions').then((m) => ({ default: m.ProfileActions })));
+const ProfilePosts = lazyPart<ComponentProps<typeof ProfilePostsPart>>(() => import('./ProfilePosts').then((m) => ({ default: m.ProfilePosts })));
+const NotFound = lazyPart<Record<string, never>>(() => import('./NotFound'));
 
 const notFoundCodes = new Set(['user-not-found', 'not-found']);
 
@@ -15,7 +23,7 @@ const notFoundCodes = new Set(['user-not-found', 'not-found']);
  * own addresses and never a username, so it is not even looked up.
  */
 export default function Profile({ id }: { id: string }) {
-  if (isReservedUsername(id)) return <NotFound />;
+  if (isReservedUsername(id)) return <Suspense fallback={null}><NotFound /></Suspense>;
   return <KnownProfile id={id} />;
 }
 
@@ -29,13 +37,27 @@ function KnownProfile({ id }: { id: string }) {
   const profile = entry.profile.value;
   usePageTitle(profile ? profile.displayName.trim() || profile.username : null);
 
-  if (status === 'error' && error && notFoundCodes.has(error.code)) return <NotFound />;
+  if (status === 'error' && error && notFoundCodes.has(error.code)) {
+    return (
+      <Suspense fallback={null}>
+        <NotFound />
+      </Suspense>
+    );
+  }
 
   return (
     <div className={styles.profile}>
       <ProfileCard username={id} headingLevel={1} />
-      {profile ? <ProfileActions profile={profile} /> : null}
-      {profile ? <ProfilePosts userId={profile.id} name={profile.displayName.trim() || profile.username} /> : null}
+      {profile ? (
+        <Suspense fallback={<div className={styles.actionsPending} />}>
+          <ProfileActions profile={profile} />
+        </Suspense>
+      ) : null}
+      {profile ? (
+        <Suspense fallback={<div className={styles.postsPending} />}>
+          <ProfilePosts userId={profile.id} name={profile.displayName.trim() || profile.username} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
