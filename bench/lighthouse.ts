@@ -33,6 +33,10 @@ interface Figures {
   cls: number;
   tbt: number;
   fcp: number;
+  /** Lighthouse's reading of this machine's CPU speed (environment.benchmarkIndex): runs on a slower machine score lower. */
+  benchmarkIndex: number;
+  /** The scripts that kept the main thread busiest (bootup-time), when BENCH_LIGHTHOUSE_DETAIL is set. */
+  busiest: string[];
 }
 
 /** The partner demo page as built (dist/demo/index.html), its loader pointed at the platform. */
@@ -91,13 +95,24 @@ export async function benchLighthouse({ budgets, check, freePort, startProcess, 
           cls: audit('cumulative-layout-shift'),
           tbt: audit('total-blocking-time'),
           fcp: audit('first-contentful-paint'),
+          benchmarkIndex: lhr.environment.benchmarkIndex,
+          busiest: ((lhr.audits['bootup-time']?.details as { items?: { url: string; total: number; scripting: number }[] } | undefined)?.items ?? [])
+            .slice(0, 6)
+            .map((item) => `${item.url.replace(/^https?:\/\/[^/]+/, '')} ${Math.round(item.total)} ms (script ${Math.round(item.scripting)})`)
+            .concat(
+              ((lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number; startTime: number }[] } | undefined)?.items ?? [])
+                .slice(0, 8)
+                .map((task) => `long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url.replace(/^https?:\/\/[^/]+/, '')}`),
+            ),
         });
       }
       runs.sort((a, b) => a.score - b.score);
       return runs[Math.floor(runs.length / 2)]!;
     };
     const row = (name: string, f: Figures, verdict = '') =>
-      `  ${name.padEnd(34)} score ${String(f.score).padStart(3)}  LCP ${(f.lcp / 1000).toFixed(2).padStart(5)} s  CLS ${f.cls.toFixed(3)}  TBT ${String(Math.round(f.tbt)).padStart(4)} ms  FCP ${(f.fcp / 1000).toFixed(2)} s${verdict ? `  ${verdict}` : ''}`;
+      `  ${name.padEnd(34)} score ${String(f.score).padStart(3)}  LCP ${(f.lcp / 1000).toFixed(2).padStart(5)} s  CLS ${f.cls.toFixed(3)}  TBT ${String(Math.round(f.tbt)).padStart(4)} ms  FCP ${(f.fcp / 1000).toFixed(2)} s  CPU ${Math.round(f.benchmarkIndex)}${verdict ? `  ${verdict}` : ''}${
+        process.env.BENCH_LIGHTHOUSE_DETAIL ? f.busiest.map((line) => `\n      ${line}`).join('') : ''
+      }`;
 
     for (const path of ['/', '/lucy.rivers']) {
       const f = await measure(`${platform}${path}`);

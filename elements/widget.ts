@@ -1,4 +1,4 @@
-import { createElement, type ReactNode } from 'react';
+import { createElement, startTransition, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import type { Fanstage } from '../lib/sdk';
@@ -82,7 +82,9 @@ export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>,
       const mounted = root;
       const update = () => mounted.render(tree(spec, propsOf(spec, host)));
       if (sync) flushSync(update);
-      else update();
+      // As a transition, React renders the widget in slices between which the partner's page
+      // keeps answering input, rather than in one long task per element.
+      else startTransition(update);
     },
     unmount() {
       root?.unmount();

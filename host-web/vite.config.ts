@@ -131,7 +131,11 @@ function landingScreenPreloads(): Plugin {
         // answer), unless the session marker says someone is signed in (host-web/session.ts):
         // their home asks the logged-in API instead.
         const script = `(function(r){var p=location.pathname,c=document.cookie,s=p==='/'?r.home:/^\\/[^/]+\\/?$/.test(p)&&r.fixed.indexOf(p.replace(/\\/$/,''))<0?r.profile:null;if(!s)return;function add(rel,href,as,cred){var l=document.createElement('link');l.rel=rel;l.href=href;l.crossOrigin=cred||'';if(as)l.as=as;document.head.appendChild(l)}s.js.forEach(function(f){add('modulepreload',f)});s.css.forEach(function(f){add('preload',f,'style')});if(/(^|;\\s*)fs_session=1(;|$)/.test(c))return;var g=/(^|;\\s*)genderfilter=([1-4])(;|$)/.exec(c),n=p.replace(/^\\/|\\/$/g,'');(s===r.home?r.homeData:/^[\\w.-]+$/.test(n)?r.profileData:[]).forEach(function(u){add('preload',u.replace('{gender}',g?g[2]:'1').replace('{username}',n),'fetch','use-credentials')})})(${JSON.stringify(preloads)})`;
-        return { html, tags: [{ tag: 'script', attrs: { id: 'landing-screen-preloads' }, children: script, injectTo: 'head' }] };
+        // Ahead of the stylesheets: a script after them would wait until they have loaded, and so
+        // would every fetch it starts.
+        const tag = `<script id="landing-screen-preloads">${script}</script>`;
+        if (!html.includes('</title>')) throw new Error('index.html has no <title> to put the landing screen preloads after');
+        return html.replace('</title>', `</title>\n    ${tag}`);
       },
     },
   };

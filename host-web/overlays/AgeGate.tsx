@@ -84,6 +84,7 @@ export function AgeGate({ onAgreed }: { onAgreed: () => void }) {
       initialFocus="[data-agree-all]"
       onClose={() => undefined}
       data-testid="age-gate"
+      className={styles.gate}
     >
       <div className={styles.content}>
         <p className={styles.links}>

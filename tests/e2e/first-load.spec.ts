@@ -79,6 +79,52 @@ test.describe("the site's first load", () => {
     for (const address of preloaded) expect(asked.filter((a) => a === address)).toHaveLength(1);
   });
 
+  test("the page draws its header bar and starts its screen's fetches before the stylesheets and scripts are in", async ({ page }) => {
+    await page.setViewportSize(viewports.phone);
+    // Stylesheets and scripts held back: what the page does in the meantime is index.html's own.
+    let releaseScripts!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+    const stylesheetsDone = new Set<string>();
+    let stylesheetsDoneAt = Number.POSITIVE_INFINITY;
+    await page.route(/\/assets\/.+\.css$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const response = await route.fetch();
+      await route.fulfill({ response });
+      stylesheetsDone.add(new URL(route.request().url()).pathname);
+      stylesheetsDoneAt = Math.min(stylesheetsDoneAt, Date.now());
+    });
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    const fetchedAt = new Map<string, number>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/papi/')) fetchedAt.set(url.pathname, Date.now());
+    });
+
+    await page.goto('/', { waitUntil: 'commit' });
+    // The home screen's data is asked for while the stylesheets are still on their way (a script
+    // after them in the page would wait for them).
+    await expect.poll(() => fetchedAt.size).toBe(3);
+    expect(stylesheetsDone.size).toBe(0);
+    expect(Math.max(...fetchedAt.values())).toBeLessThan(stylesheetsDoneAt);
+
+    // Once the stylesheets are in, the header bar shows, though no script has run.
+    const stylesheets = await page.locator('link[rel="stylesheet"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+    await expect.poll(() => stylesheets.every((path) => stylesheetsDone.has(path))).toBe(true);
+    const boot = page.locator('#root > .boot');
+    await expect(boot).toBeVisible();
+    await expect(boot).toContainText('Fanstage');
+    const bar = await boot.boundingBox();
+    expect(bar?.width).toBe(await page.evaluate(() => document.documentElement.clientWidth));
+
+    // The site's first render takes its place.
+    releaseScripts();
+    await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
+    await expect(boot).toHaveCount(0);
+  });
+
   test("a visitor's profile page asks for the settings and the profile with the scripts, once", async ({ page, request }) => {
     const lucy = await apiProfile(request, 'lucy.rivers');
     const asked: string[] = [];
