@@ -13,6 +13,9 @@ export const reservedCss =
   ':where(fanstage-wallet){min-height:5.5rem}' +
   ':where(fanstage-tip-button:not(:defined)){min-width:10rem}' +
   ':where(fanstage-chat){height:32rem}' +
-  ':where(fanstage-profile-card){min-height:19.25rem}' +
-  '@media (max-width:40rem){:where(fanstage-profile-card){min-height:27rem}}' +
+  // The card lays itself out by its own width (side by side from 30rem, stacked below), so its
+  // box does too: a float as tall as the stacked card under 30rem and the side-by-side one from
+  // there (a padding's percentage is of the width), which the element grows around.
+  ':where(fanstage-profile-card){display:flow-root}' +
+  ':where(fanstage-profile-card)::before{content:"";float:left;padding-top:clamp(19.25rem,(30rem - 100%) * 1000,27rem)}' +
   ':where(fanstage-feed:not(:defined)){min-height:40rem}';
