@@ -18,7 +18,7 @@ import { useOAuthOutcome } from './oauthOutcome';
 import { UpdateNotice } from './layout/UpdateNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
-import { lazyPart } from './layout/lazyPart';
+import { lazyPart, useWanted } from './layout/lazyPart';
 import type { ChangedTerms as ChangedTermsPart } from './overlays/ChangedTerms';
 import type { InvitationPrompt as InvitationPromptPart } from './overlays/InvitationPrompt';
 import type { VerifyIdPrompt as VerifyIdPromptPart } from './overlays/VerifyIdPrompt';
@@ -200,12 +200,6 @@ export function App() {
 }
 
 /** True from the first time `now` is, on: a lazily fetched dialog stays mounted once opened. */
-function useWanted(now: boolean): boolean {
-  const [wanted, setWanted] = useState(now);
-  if (now && !wanted) setWanted(true);
-  return wanted || now;
-}
-
 function ScreenLoading() {
   const { t } = useTranslation();
   return (

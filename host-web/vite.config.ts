@@ -17,10 +17,18 @@ const apiServer = process.env.FANSTAGE_API ?? 'http://localhost:8080';
  * load names a key of another namespace, so a string cannot go missing on the first screen.
  */
 export const firstLoadNamespaces = [
-  'app', 'nav', 'footer', 'language', 'consent', 'offline', 'logout', 'realtime', 'errors', 'auth',
-  'home', 'search', 'dialog', 'earnings', 'siteMoney', 'sitePosts', 'notifications', 'siteChat',
+  'app', 'nav', 'footer', 'language', 'consent', 'offline', 'logout', 'realtime', 'auth',
+  'home', 'search', 'dialog', 'sitePosts',
   'posts', 'price', 'time', 'follow', 'profile',
 ] as const;
+
+/**
+ * The server's refusal messages (`errors.<statusText>`, SPEC §7): the first load's modules show
+ * one only for a call that failed, always as `t(`errors.${code}`, { defaultValue })`, so they
+ * come with the rest of the strings. The check below lets a first-load module name this
+ * namespace that way, with a key made from the server's answer, and no other way.
+ */
+const afterAFailedCall = new Set(['errors']);
 
 const englishFile = /[\\/]lib[\\/]i18n[\\/]locales[\\/]en\.json$/;
 const englishRest = 'virtual:fanstage-english-rest';
@@ -69,6 +77,7 @@ function firstLoadStrings(): Plugin {
           const code = (this.getModuleInfo(id)?.code ?? '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/[^\n]*/g, '$1');
           for (const match of code.matchAll(/[`'"]([A-Za-z][\w-]*)\.(?:[\w-]|\$\{)/g)) {
             const namespace = match[1] as string;
+            if (afterAFailedCall.has(namespace) && match[0] === `\`${namespace}.\${` && code.slice(match.index, match.index + 120).includes('defaultValue')) continue;
             if (all.has(namespace) && !keep.has(namespace) && !missing.has(namespace)) missing.set(namespace, id);
           }
         }

@@ -5,13 +5,14 @@ import { useSite } from '../site';
 import { getPreviousLocation, isTabScreen } from '../navigation';
 import { HamburgerMenu } from './HamburgerMenu';
 import { HeaderSearch } from './HeaderSearch';
-import { HeaderEarnings } from './HeaderEarnings';
 import { chatPartnerOf } from './chatPartner';
 import { lazyPart } from './lazyPart';
 import { GenderFilter, hasGenderFilter } from '../components/GenderFilter';
 import { Icon, LogoMark } from './icons';
 import styles from './Header.module.css';
 
+// The Timeline's earnings are a signed-in person's (layout/memberParts.ts).
+const HeaderEarnings = lazyPart<Record<string, never>>(() => import('./memberParts').then((m) => ({ default: m.HeaderEarnings })));
 // Only an opened chat shows the price badge: it comes with that screen, not with the shell.
 const HeaderChatPrice = lazyPart<{ user: string }>(() => import('./HeaderChatPrice').then((m) => ({ default: m.HeaderChatPrice })));
 
@@ -33,7 +34,11 @@ export function Header() {
         </Link>
         {title ? <div className={styles.title}>{title}</div> : <span className={styles.spacer} />}
         <div className={styles.actions}>
-          {location === '/timeline' ? <HeaderEarnings /> : null}
+          {loggedIn && location === '/timeline' ? (
+            <Suspense fallback={null}>
+              <HeaderEarnings />
+            </Suspense>
+          ) : null}
           {chatPartner ? (
             <Suspense fallback={null}>
               <HeaderChatPrice user={chatPartner} />

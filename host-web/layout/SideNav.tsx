@@ -3,12 +3,13 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { TabItems } from './TabItems';
-import { EarningsAside } from './EarningsAside';
 import { lazyPart } from './lazyPart';
 import { Icon, LogoMark } from './icons';
 import { MediaPickerButton } from '../components/MediaPickerButton';
 import styles from './SideNav.module.css';
 
+// The earnings aside is for partners and creators (layout/memberParts.ts).
+const EarningsAside = lazyPart<Record<string, never>>(() => import('./memberParts').then((m) => ({ default: m.EarningsAside })));
 // The chat aside is for logged-in people on the web layout: it is fetched after the first paint.
 const ChatAside = lazyPart<Record<string, never>>(() => import('./ChatAside').then((m) => ({ default: m.ChatAside })));
 
@@ -57,7 +58,11 @@ export function SideNav() {
           </div>
         )}
       </nav>
-      <EarningsAside />
+      {loggedIn ? (
+        <Suspense fallback={null}>
+          <EarningsAside />
+        </Suspense>
+      ) : null}
       {loggedIn && wide ? (
         <Suspense fallback={null}>
           <ChatAside />

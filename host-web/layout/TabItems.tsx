@@ -1,11 +1,15 @@
+import { Suspense, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSite } from '../site';
 import { activeTab, tabs, type Tab } from '../navigation';
 import { Icon } from './icons';
-import { NotificationBadge } from './NotificationBadge';
-import { EarningsTabBadge } from './EarningsTabBadge';
-import { ChatTabBadge } from './ChatTabBadge';
+import { lazyPart, useWanted } from './lazyPart';
+
+// The counts are a signed-in person's: a visitor's first load goes without them (layout/memberParts.ts).
+const NotificationBadge = lazyPart<{ children: ReactNode }>(() => import('./memberParts').then((m) => ({ default: m.NotificationBadge })));
+const ChatTabBadge = lazyPart<{ children: ReactNode }>(() => import('./memberParts').then((m) => ({ default: m.ChatTabBadge })));
+const EarningsTabBadge = lazyPart<{ className?: string | undefined }>(() => import('./memberParts').then((m) => ({ default: m.EarningsTabBadge })));
 
 /** Class names from the caller's CSS module, which styles the same markup its own way. */
 export type TabItemsClasses = Readonly<Partial<Record<'list' | 'item' | 'link' | 'icon' | 'label' | 'logout' | 'earnings', string>>>;
@@ -63,22 +67,27 @@ function canOpen(tab: Tab, loggedIn: boolean): boolean {
 }
 
 function TabContent({ tab, classes, label }: { tab: Tab; classes: TabItemsClasses; label: string }) {
+  const { loggedIn } = useSite();
+  // Fetched once someone signs in, and kept: each clears its count when they log out.
+  const counted = useWanted(loggedIn);
+  const icon = <Icon name={tab.icon} className={classes.icon} />;
+  const Badge = tab.id === 'notifications' ? NotificationBadge : tab.id === 'chat' ? ChatTabBadge : null;
   return (
     <>
-      {tab.id === 'notifications' ? (
-        <NotificationBadge>
-          <Icon name={tab.icon} className={classes.icon} />
-        </NotificationBadge>
-      ) : tab.id === 'chat' ? (
-        <ChatTabBadge>
-          <Icon name={tab.icon} className={classes.icon} />
-        </ChatTabBadge>
+      {Badge && counted ? (
+        <Suspense fallback={icon}>
+          <Badge>{icon}</Badge>
+        </Suspense>
       ) : (
-        <Icon name={tab.icon} className={classes.icon} />
+        icon
       )}
       <span className={classes.label}>{label}</span>
       {/* After the label, so the tab is named "Timeline" first; each navigation places it. */}
-      {tab.id === 'timeline' ? <EarningsTabBadge className={classes.earnings} /> : null}
+      {tab.id === 'timeline' && counted ? (
+        <Suspense fallback={null}>
+          <EarningsTabBadge className={classes.earnings} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

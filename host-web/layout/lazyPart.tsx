@@ -1,9 +1,20 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 import { moreStrings } from '../strings';
 import { storesReady } from '../stores';
 
 function Nothing() {
   return null;
+}
+
+/**
+ * True from the first render at which `now` is: a lazily fetched part mounts when first wanted
+ * and stays (its dialog closes as it opened; a badge keeps clearing itself when its person logs
+ * out).
+ */
+export function useWanted(now: boolean): boolean {
+  const [wanted, setWanted] = useState(now);
+  if (now && !wanted) setWanted(true);
+  return wanted || now;
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/formParts';
+import type { Message } from '../LoginForm/errorMessage';
 import { isMuted, playSound } from '../sound';
 import { formatMoney } from '../WalletTopUp/money';
 

@@ -1,20 +1,12 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
-import { isSdkError } from '../../sdk';
 import '../theme/tokens.css';
+import type { Message } from './errorMessage';
 import styles from './formParts.module.css';
 
 /** The account forms' shared markup: fields with their labels, hints and errors, alerts, submit. */
 
-/** A message the user should read, or null. */
-export type Message = string | null;
-
-/** What to show for a failed call: the server's message key translated, else a general line. */
-export function errorMessage(t: TFunction, error: unknown): string {
-  const generic = t('auth.genericError');
-  if (!isSdkError(error) || error.code === 'aborted') return generic;
-  return t(`errors.${error.code}`, { defaultValue: generic });
-}
+export { errorMessage, type Message } from './errorMessage';
 
 /** After a refused submit, moves focus to the first field that needs attention once it is marked. */
 export function focusFirstInvalid(form: HTMLFormElement): void {

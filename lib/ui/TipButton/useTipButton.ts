@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Gift } from '../../sdk';
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/formParts';
+import type { Message } from '../LoginForm/errorMessage';
 import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';

@@ -1,0 +1,17 @@
+import type { TFunction } from 'i18next';
+import { isSdkError } from '../../sdk';
+
+/**
+ * What a component shows for a failed call, apart from the forms' markup (formParts.tsx), so a
+ * button that only reports a refusal (Follow, on every post) does not bring the forms with it.
+ */
+
+/** A message the user should read, or null. */
+export type Message = string | null;
+
+/** What to show for a failed call: the server's message key translated, else a general line. */
+export function errorMessage(t: TFunction, error: unknown): string {
+  const generic = t('auth.genericError');
+  if (!isSdkError(error) || error.code === 'aborted') return generic;
+  return t(`errors.${error.code}`, { defaultValue: generic });
+}
