@@ -199,7 +199,6 @@ export function App() {
   );
 }
 
-/** True from the first time `now` is, on: a lazily fetched dialog stays mounted once opened. */
 function ScreenLoading() {
   const { t } = useTranslation();
   return (
