@@ -212,7 +212,9 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     ws.onopen = null;
     ws.onmessage = null;
     ws.onclose = null;
-    ws.onerror = null;
+    // Not null: a socket closed while still connecting reports an error, and Node's `ws` throws
+    // one that nobody listens for.
+    ws.onerror = () => undefined;
     try {
       ws.close(code, reason);
     } catch {

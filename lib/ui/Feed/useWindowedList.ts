@@ -69,9 +69,14 @@ export function useWindowedList(keys: readonly string[], container: RefObject<HT
   const observer = useMemo(() => {
     if (typeof ResizeObserver === 'undefined') return null;
     let frame = 0;
-    return new ResizeObserver((records) => {
+    const observer = new ResizeObserver((records) => {
       let changed = false;
       for (const record of records) {
+        // A row that left the page (React 18 does not run a ref's cleanup, only calls it with null).
+        if (!record.target.isConnected) {
+          observer.unobserve(record.target);
+          continue;
+        }
         const key = (record.target as HTMLElement).dataset.rowKey;
         const height = record.borderBoxSize?.[0]?.blockSize ?? (record.target as HTMLElement).offsetHeight;
         if (key && height > 0 && heights.current.get(key) !== height) {
@@ -86,6 +91,7 @@ export function useWindowedList(keys: readonly string[], container: RefObject<HT
         });
       }
     });
+    return observer;
   }, []);
 
   useEffect(() => () => observer?.disconnect(), [observer]);

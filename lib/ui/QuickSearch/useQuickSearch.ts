@@ -31,9 +31,9 @@ export interface QuickSearchState {
   tabs: { id: QuickSearchTab; label: string; selected: boolean }[];
   items: QuickSearchItem[];
   statusText: string;
-  rootRef: React.RefObject<HTMLDivElement | null>;
-  listRef: React.RefObject<HTMLUListElement | null>;
-  inputRef: React.RefObject<HTMLInputElement | null>;
+  rootRef: React.RefObject<HTMLDivElement>;
+  listRef: React.RefObject<HTMLUListElement>;
+  inputRef: React.RefObject<HTMLInputElement>;
   onChange: (event: ChangeEvent<HTMLInputElement>) => void;
   onInputKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
   onListKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
@@ -59,9 +59,9 @@ export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs =
   const [value, setValue] = useState('');
   const [focused, setFocused] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const rootRef = useRef<HTMLDivElement | null>(null);
-  const listRef = useRef<HTMLUListElement | null>(null);
-  const inputRef = useRef<HTMLInputElement | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const base = useId();
 
   useEffect(() => {
