@@ -2,7 +2,7 @@ import type { Fanstage } from '../lib/sdk';
 import type { HeavyStores } from '../lib/sdk/stores/heavy';
 
 /**
- * The SDK's stores a visitor's home screen does not use (money, chat, calls, uploads: see
+ * The SDK's stores a visitor's home screen does not use (money, chat, calls, uploads, push: see
  * lib/sdk/stores/heavy.ts) are not in the site's first load. They are fetched when first
  * needed: at start for a browser that may hold a session, before the realtime connection, and
  * before any screen but the home screen or any lazily fetched part renders (lazyScreen.tsx,

@@ -70,8 +70,9 @@ export interface Fanstage {
   readonly push: PushApi;
   /**
    * Resolves once the code of the stores built on first use (wallet, earnings, subscriptions,
-   * chat, calls, uploads) is in: at once for `createFanstage`, which bundles it. An object from
-   * `createLazyFanstage` fetches it here; touching one of those stores before that throws.
+   * chat, calls, uploads, notifications, push) is in: at once for `createFanstage`, which
+   * bundles it. An object from `createLazyFanstage` fetches it here; touching one of those
+   * stores before that throws.
    */
   loadStores(): Promise<void>;
 }

@@ -8,23 +8,23 @@ import { createPostStore } from './stores/posts';
 import { createFeedStore, type FeedStore } from './stores/feed';
 import type { UploadStore } from './upload';
 import { createSearchStore, type SearchStore } from './stores/search';
-import { createNotificationsStore } from './stores/notifications';
+import type { NotificationsStore } from './stores/notifications';
 import type { WalletStore } from './stores/wallet';
 import type { EarningsStore } from './stores/earnings';
 import type { SubscriptionsStore } from './stores/subscriptions';
 import { createSocket } from './socket';
 import type { ChatStore } from './stores/chat';
 import type { CallsStore } from './stores/calls';
-import { createPushApi, type PushApi } from './push';
+import type { PushApi } from './push';
 import type { HeavyStores } from './stores/heavy';
 import type { Fanstage, FanstageOptions } from './fanstage';
 import { effect, untracked } from '@preact/signals-core';
 
 /**
  * As {@link createFanstage}, but the code of the stores a visitor's first screen does not use
- * (wallet, earnings, subscriptions, chat, calls, uploads) is fetched by `load`, when
- * `loadStores()` is first called or the realtime connection opens: a page's first load goes
- * without it. Touching one of those stores before `loadStores()` resolved throws.
+ * (wallet, earnings, subscriptions, chat, calls, uploads, notifications, push) is fetched by
+ * `load`, when `loadStores()` is first called or the realtime connection opens: a page's first
+ * load goes without it. Touching one of those stores before `loadStores()` resolved throws.
  */
 export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores>): Fanstage {
   return createFanstageWith(options, load);
@@ -77,17 +77,21 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   let lastCounts: Parameters<ChatStore['applyCounts']>[0] | null = null;
   const getChat = () =>
     (chatStore ??= untracked(() => {
-      const chat = code('chat').createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => notifications.refreshCount() });
+      const chat = code('chat').createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => getNotifications().refreshCount() });
       if (lastCounts) chat.applyCounts(lastCounts);
       return chat;
     }));
-  const notifications = createNotificationsStore(client, {
-    isLoggedIn,
-    onCounts: (counts) => {
-      lastCounts = counts;
-      chatStore?.applyCounts(counts);
-    },
-  });
+  let notifications: NotificationsStore | null = null;
+  const getNotifications = () =>
+    (notifications ??= untracked(() =>
+      code('notifications').createNotificationsStore(client, {
+        isLoggedIn,
+        onCounts: (counts) => {
+          lastCounts = counts;
+          chatStore?.applyCounts(counts);
+        },
+      }),
+    ));
   const getCalls = () =>
     (calls ??= untracked(() =>
       code('calls').createCallsStore(
@@ -120,8 +124,9 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   });
   // Money pushed over the connection reaches the wallet (built for it once its code is in).
   socket.on('amountChange', (message) => void (heavy ? getWallet().apply(message.balance) : undefined));
-  socket.on('updateCount', (message) => notifications.setUnreadCount(message.notifications));
-  socket.on('notificationsRead', () => notifications.setUnreadCount(0));
+  // Counts and the badge: the site connects only once the stores' code is in (host-web/session.ts).
+  socket.on('updateCount', (message) => void (heavy ? getNotifications().setUnreadCount(message.notifications) : undefined));
+  socket.on('notificationsRead', () => void (heavy ? getNotifications().setUnreadCount(0) : undefined));
   // The partner programme moved (docs/partners.md): the account's approved state, partner and
   // seller flags change with it, and the notification that came with it counts on the badge.
   // The viewer's own profile follows too (partner, seller, the verified badge an administrator
@@ -139,7 +144,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
         if (me.approvedState === 120 && before !== 120) void posts.reloadBy(me.id);
       })
       .catch(() => undefined);
-    void notifications.refreshCount().catch(() => undefined);
+    if (heavy) void getNotifications().refreshCount().catch(() => undefined);
   });
   // The server ends this session (an admin block, a password changed elsewhere).
   socket.on('beforeLogout', () => void session.logout());
@@ -147,7 +152,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   socket.on('reconnected', () => {
     if (!isLoggedIn()) return;
     if (heavy) void getWallet().refresh().catch(() => undefined);
-    void notifications.refreshCount().catch(() => undefined);
+    if (heavy) void getNotifications().refreshCount().catch(() => undefined);
   });
   // The money of one viewer is never shown to the next: a logout forgets it.
   let wasLoggedIn = session.isLoggedIn.peek();
@@ -202,7 +207,9 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
         }),
       ));
     },
-    notifications,
+    get notifications() {
+      return getNotifications();
+    },
     posts,
     get feeds() {
       return (feeds ??= untracked(() => createFeedStore(posts, session)));
@@ -221,7 +228,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     },
     socket,
     get push() {
-      return (push ??= createPushApi(client, settings, session));
+      return (push ??= untracked(() => code('push').createPushApi(client, settings, session)));
     },
     get chat() {
       return getChat();

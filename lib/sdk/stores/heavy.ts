@@ -4,11 +4,14 @@ import { createSubscriptionsStore } from './subscriptions';
 import { createChatStore } from './chat';
 import { createCallsStore } from './calls';
 import { createUploadStore } from '../upload';
+import { createPushApi } from '../push';
+import { createNotificationsStore } from './notifications';
 
 /**
  * The stores a visitor's first screen does not use: money (wallet, earnings, subscriptions),
- * the paid chat, calls and uploads. `createFanstage` builds them from here on first use; the
- * site fetches this module on its own (`createLazyFanstage`) so its first load goes without them.
+ * the paid chat, calls, uploads, notifications and web push. `createFanstage` builds them from
+ * here on first use; the site fetches this module on its own (`createLazyFanstage`) so its
+ * first load goes without them.
  */
 export const heavyStores = {
   createWalletStore,
@@ -17,6 +20,8 @@ export const heavyStores = {
   createChatStore,
   createCallsStore,
   createUploadStore,
+  createPushApi,
+  createNotificationsStore,
 };
 
 export type HeavyStores = typeof heavyStores;
