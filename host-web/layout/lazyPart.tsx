@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, useEffect, useState, type ComponentType } from 'react';
 import { moreStrings } from '../strings';
 import { storesReady } from '../stores';
 
@@ -17,16 +17,34 @@ export function useWanted(now: boolean): boolean {
   return wanted || now;
 }
 
+/** Calls back once the browser is idle (a few seconds at most); returns the cancel. */
+export function whenIdle(callback: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(callback, { timeout: 4000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(callback, 1000);
+  return () => clearTimeout(id);
+}
+
+/** False until the browser was first idle after this component mounted, then true. */
+export function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  return idle;
+}
+
 /**
  * A part of the shell in its own chunk, fetched when first shown. Unlike a screen, a part that
  * cannot be loaded (offline, a deploy removed the old file) simply stays away: the page it sits
- * on still works.
+ * on still works. A part `alone` shows only the first load's strings and uses none of the
+ * stores fetched later: it waits for nothing but its own code.
  */
-export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, { alone = false }: { alone?: boolean } = {}) {
   return lazy(() =>
     // Its strings may be among those the first load leaves out (host-web/strings.ts), and the
     // stores it uses among those fetched later (host-web/stores.ts).
-    Promise.all([load(), moreStrings(), storesReady()])
+    Promise.all([load(), alone ? null : moreStrings(), alone ? null : storesReady()])
       .then(([part]) => part)
       .catch((error: unknown) => {
         console.error('A part of the page could not be loaded', error);

@@ -123,6 +123,43 @@ test.describe("the site's first load", () => {
     releaseScripts();
     await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
     await expect(boot).toHaveCount(0);
+    // Parts fetched later (the quick search's stylesheet, when the browser is idle) are not this test's.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test("the header's search box comes before its code: what was typed and the focus carry over, and without the code Enter still searches", async ({ page, request }) => {
+    const lucy = await apiProfile(request, 'lucy.rivers');
+    await page.setViewportSize(viewports.web);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/QuickSearch-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
+    const box = page.getByRole('searchbox', { name: 'Search creators and hashtags' });
+    await box.pressSequentially('luc');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect(results).toHaveCount(0);
+
+    release();
+    await expect(results.getByRole('link', { name: new RegExp(lucy.displayName) })).toHaveAttribute('href', '/lucy.rivers');
+    await expect(box).toHaveValue('luc');
+    await expect(box).toBeFocused();
+    await box.press('y');
+    await expect(box).toHaveValue('lucy');
+
+    // A page whose search code cannot be fetched (offline, a release gone) still searches on Enter.
+    const other = await page.context().newPage();
+    await other.route(/\/assets\/QuickSearch-[\w-]+\.js$/, (route) => route.abort());
+    await other.goto('/');
+    const otherBox = other.getByRole('searchbox', { name: 'Search creators and hashtags' });
+    await otherBox.fill('lucy');
+    await otherBox.press('Enter');
+    await expect(other).toHaveURL('/discover?q=lucy');
+    await expect(other.getByTestId('discover-users').getByRole('article', { name: lucy.displayName })).toBeVisible();
+    await other.close();
   });
 
   test("a visitor's profile page asks for the settings and the profile with the scripts, once", async ({ page, request }) => {

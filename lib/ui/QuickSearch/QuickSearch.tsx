@@ -1,21 +1,24 @@
 import type { MouseEvent } from 'react';
 import '../theme/tokens.css';
 import { useQuickSearch, type QuickSearchState, type UseQuickSearchOptions } from './useQuickSearch';
+import { QuickSearchBox } from './QuickSearchBox';
 import styles from './QuickSearch.module.css';
 
 export interface QuickSearchProps extends UseQuickSearchOptions {
   className?: string;
   /** Follows a result in place (a router's navigate); plain link navigation when absent. */
   onNavigate?: (href: string) => void;
+  /** Takes the focus when it appears (as when it replaces a box someone is typing in). */
+  autoFocus?: boolean;
 }
 
 /** A search box with instant results (creators and hashtags), inside a `search` landmark. */
-export function QuickSearch({ className, onNavigate, ...options }: QuickSearchProps) {
+export function QuickSearch({ className, onNavigate, autoFocus, ...options }: QuickSearchProps) {
   const state = useQuickSearch(options);
-  return <QuickSearchView {...state} {...(className ? { className } : {})} {...(onNavigate ? { onNavigate } : {})} />;
+  return <QuickSearchView {...state} {...(className ? { className } : {})} {...(onNavigate ? { onNavigate } : {})} {...(autoFocus ? { autoFocus } : {})} />;
 }
 
-export function QuickSearchView(props: QuickSearchState & { className?: string; onNavigate?: (href: string) => void }) {
+export function QuickSearchView(props: QuickSearchState & { className?: string; onNavigate?: (href: string) => void; autoFocus?: boolean }) {
   const { ids, labels } = props;
 
   function follow(event: MouseEvent<HTMLAnchorElement>, href: string) {
@@ -26,42 +29,23 @@ export function QuickSearchView(props: QuickSearchState & { className?: string; 
   }
 
   return (
-    <div ref={props.rootRef} role="search" aria-label={props.labels.input} className={['fs-root', styles.root, props.className].filter(Boolean).join(' ')} onBlur={props.onBlur}>
-      <label htmlFor={ids.input} className={styles.visuallyHidden}>
-        {labels.input}
-      </label>
-      <div className={styles.box}>
-        <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <circle cx="11" cy="11" r="6.5" fill="none" stroke="currentColor" strokeWidth="2" />
-          <path d="M16 16l4.5 4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
-        <input
-          ref={props.inputRef}
-          id={ids.input}
-          className={styles.input}
-          type="search"
-          autoComplete="off"
-          enterKeyHint="search"
-          maxLength={100}
-          placeholder={labels.placeholder}
-          value={props.value}
-          aria-controls={ids.results}
-          aria-describedby={ids.hint}
-          onChange={props.onChange}
-          onKeyDown={props.onInputKeyDown}
-          onFocus={props.onFocus}
-        />
-        {props.value ? (
-          <button type="button" className={styles.clear} aria-label={labels.clear} title={labels.clear} onClick={props.onClear}>
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
-        ) : null}
-      </div>
-      <span id={ids.hint} className={styles.visuallyHidden}>
-        {labels.hint}
-      </span>
+    <QuickSearchBox
+      ids={ids}
+      labels={labels}
+      className={props.className}
+      rootRef={props.rootRef}
+      onBlur={props.onBlur}
+      onClear={props.value ? props.onClear : undefined}
+      input={{
+        ref: props.inputRef,
+        value: props.value,
+        autoFocus: props.autoFocus,
+        'aria-controls': ids.results,
+        onChange: props.onChange,
+        onKeyDown: props.onInputKeyDown,
+        onFocus: props.onFocus,
+      }}
+    >
       <div id={ids.results} className={styles.panel} hidden={!props.open} onKeyDown={props.onListKeyDown}>
         <div className={styles.tabs} role="group" aria-label={labels.tabs}>
           {props.tabs.map((tab) => (
@@ -104,6 +88,6 @@ export function QuickSearchView(props: QuickSearchState & { className?: string; 
       <p className={styles.visuallyHidden} role="status">
         {props.statusText}
       </p>
-    </div>
+    </QuickSearchBox>
   );
 }

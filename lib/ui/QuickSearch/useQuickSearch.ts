@@ -21,6 +21,8 @@ export interface UseQuickSearchOptions {
   hrefForTag?: (tag: TagResult) => string;
   /** Milliseconds of quiet typing before a search goes out (default 250). */
   debounceMs?: number;
+  /** Text the box starts with, searched for at once (what was typed before the box came in). */
+  initialValue?: string;
 }
 
 export interface QuickSearchState {
@@ -51,12 +53,12 @@ export interface QuickSearchState {
  * search, Escape clears, Down moves into the results, where Up and Down move on and Escape
  * comes back to the box. Tabs start at best.
  */
-export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs = 250 }: UseQuickSearchOptions): QuickSearchState {
+export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs = 250, initialValue = '' }: UseQuickSearchOptions): QuickSearchState {
   useSignals();
   const { t } = useTranslation();
   const { search, settings } = useFanstage();
   const quick = search.quick;
-  const [value, setValue] = useState('');
+  const [value, setValue] = useState(initialValue);
   const [focused, setFocused] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -70,6 +72,12 @@ export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs =
       if (timer.current) clearTimeout(timer.current);
     };
   }, [settings]);
+
+  // What was typed before the box came in is searched for at once.
+  const typedBefore = useRef(initialValue);
+  useEffect(() => {
+    if (typedBefore.current.trim()) void quick.search(typedBefore.current);
+  }, [quick]);
 
   const cdn = settings.settings.value?.mediaCDN ?? null;
   const status = quick.status.value;
