@@ -15,10 +15,11 @@ import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
 import { useLandingQuery } from './landing';
 import { useOAuthOutcome } from './oauthOutcome';
-import { UpdateNotice } from './layout/UpdateNotice';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
 import Offline from './routes/Offline';
-import { lazyPart, useWanted } from './layout/lazyPart';
+// So is the screen most visits land on, with its strings (host-web/vite.config.ts: firstLoadChunks).
+import Home from './routes/Home';
+import { lazyPart, useIdle, useWanted } from './layout/lazyPart';
 import type { ChangedTerms as ChangedTermsPart } from './overlays/ChangedTerms';
 import type { InvitationPrompt as InvitationPromptPart } from './overlays/InvitationPrompt';
 import type { VerifyIdPrompt as VerifyIdPromptPart } from './overlays/VerifyIdPrompt';
@@ -36,11 +37,11 @@ const ChangedTerms = lazyPart<ComponentProps<typeof ChangedTermsPart>>(() => imp
 const InvitationPrompt = lazyPart<ComponentProps<typeof InvitationPromptPart>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
 const VerifyIdPrompt = lazyPart<ComponentProps<typeof VerifyIdPromptPart>>(() => import('./overlays/VerifyIdPrompt').then((m) => ({ default: m.VerifyIdPrompt })));
 const VerifyEmailPrompt = lazyPart<ComponentProps<typeof VerifyEmailPromptPart>>(() => import('./overlays/VerifyEmailPrompt').then((m) => ({ default: m.VerifyEmailPrompt })));
+// Asks which release is live (at most every 30 minutes): nothing a first screen waits for.
+const UpdateNotice = lazyPart<{ location: string }>(() => import('./layout/UpdateNotice').then((m) => ({ default: m.UpdateNotice })), { alone: true });
 // The partner programme's banner is for signed-in people on a few screens: its strings and the partner API stay out too.
 const PartnerBanner = lazyPart<ComponentProps<typeof PartnerBannerPart>>(() => import('./layout/PartnerBanner').then((m) => ({ default: m.PartnerBanner })));
 
-// The home screen's strings are in the first load (host-web/vite.config.ts, firstLoadNamespaces).
-const Home = lazyScreen(() => import('./routes/Home'), { firstLoadStrings: true });
 const Discover = lazyScreen(() => import('./routes/Discover'));
 const DetailList = lazyScreen(() => import('./routes/DetailList'));
 const SearchHashtags = lazyScreen(() => import('./routes/SearchHashtags'));
@@ -101,6 +102,7 @@ export function App() {
   const loginPromptWanted = useWanted(loginPromptOpen);
   const logoutConfirmWanted = useWanted(logoutConfirmOpen);
   const [verifyEmailOpen, closeVerifyEmail] = useVerifyEmailRefusals(fanstage);
+  const idle = useIdle();
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
@@ -117,7 +119,7 @@ export function App() {
         <Header />
         <main id="main" tabIndex={-1} className={styles.main}>
           <Suspense fallback={null}>{loggedIn ? <PartnerBanner location={location} /> : null}</Suspense>
-          <UpdateNotice location={location} />
+          <Suspense fallback={null}>{idle ? <UpdateNotice location={location} /> : null}</Suspense>
           <ErrorBoundary resetKey={location}>
             <PostMoneyProvider>
               <Suspense fallback={<ScreenLoading />}>
