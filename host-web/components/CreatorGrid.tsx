@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProfileCard, ProfileCardView, useFanstage } from '../../lib/ui';
 import type { PublicProfile, SdkError } from '../../lib/sdk';
+import { pageSizes } from '../../lib/sdk/rules/constants';
 import { useInAppLinks } from '../useInAppLinks';
 import styles from './CreatorGrid.module.css';
 
@@ -23,7 +24,8 @@ export function CreatorGrid({ headingLevel }: { headingLevel: 2 | 3 }) {
       fanstage.search.suggested().then(
         (creators) => {
           if (signal?.aborted) return;
-          setState({ status: 'ready', creators });
+          // Fifteen cards at once: rendered in slices, so a slow phone stays responsive meanwhile.
+          startTransition(() => setState({ status: 'ready', creators }));
         },
         (error: SdkError) => {
           if (!signal?.aborted) setState({ status: 'error', error });
@@ -45,7 +47,8 @@ export function CreatorGrid({ headingLevel }: { headingLevel: 2 | 3 }) {
         <p className="visually-hidden" role="status">
           {t('home.loading')}
         </p>
-        {Array.from({ length: 6 }, (_, index) => (
+        {/* As many cards as a page of suggestions holds, each as tall as a loaded card: the posts under them stay where they are. */}
+        {Array.from({ length: pageSizes.whoToFollow }, (_, index) => (
           <div key={index} aria-hidden="true">
             <ProfileCardView status="loading" message="" />
           </div>

@@ -53,7 +53,7 @@ function renderState(props: ProfileCardViewProps) {
   switch (props.status) {
     case 'loading':
       return (
-        <div className={styles.card} role="status" aria-busy="true">
+        <div className={`${styles.card} ${styles.loading}`} role="status" aria-busy="true">
           <span className={`${styles.bone} ${styles.boneAvatar}`} aria-hidden="true" />
           <div className={styles.body} aria-hidden="true">
             <span className={styles.bone} style={{ width: '9em', height: '1.3em' }} />
