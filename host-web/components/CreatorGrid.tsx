@@ -43,7 +43,7 @@ export function CreatorGrid({ headingLevel }: { headingLevel: 2 | 3 }) {
 
   if (state.status === 'loading') {
     return (
-      <div className={styles.grid} aria-busy="true">
+      <div className={styles.grid} aria-busy="true" data-testid="creator-grid-loading">
         <p className="visually-hidden" role="status">
           {t('home.loading')}
         </p>

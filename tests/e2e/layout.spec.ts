@@ -272,6 +272,19 @@ test.describe('layout at 375, 870 and 1280 px', () => {
       });
       await watchLayoutShifts(page);
       await page.goto('/');
+      // While the creators are held back, each placeholder card keeps its lines inside it.
+      const placeholders = page.getByTestId('creator-grid-loading').locator('[aria-busy="true"]');
+      await expect(placeholders.first()).toBeVisible();
+      const outside = await placeholders.evaluateAll((cards) =>
+        cards.flatMap((card) => {
+          const box = card.getBoundingClientRect();
+          return [...card.querySelectorAll('span')].filter((line) => {
+            const own = line.getBoundingClientRect();
+            return own.width > 0 && (own.left < box.left - 0.5 || own.right > box.right + 0.5);
+          }).map((line) => line.outerHTML);
+        }),
+      );
+      expect(outside, `placeholder lines outside their card at ${viewport.width} px`).toEqual([]);
       await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
       await expect(page.getByRole('feed').getByRole('article').first()).toBeVisible();
       await page.waitForTimeout(1000);

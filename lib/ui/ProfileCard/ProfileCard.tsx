@@ -59,7 +59,7 @@ function renderState(props: ProfileCardViewProps) {
             <span className={styles.bone} style={{ width: '9em', height: '1.3em' }} />
             <span className={styles.bone} style={{ width: '6em' }} />
             <span className={styles.bone} style={{ width: '12em' }} />
-            <span className={styles.bone} style={{ width: '15em', maxWidth: '100%' }} />
+            <span className={styles.bone} style={{ width: '15em' }} />
           </div>
           <span className={styles.visuallyHidden}>{props.message}</span>
         </div>
