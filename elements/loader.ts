@@ -8,6 +8,7 @@
  */
 import { queuedCommands, type FanstageCommand, type FanstageStub } from './global';
 import { reservedCss } from './reserved';
+import { whenIdle } from '../lib/ui/idle';
 
 const PREFIX = 'fanstage-';
 
@@ -69,7 +70,8 @@ function install(): void {
         },
       ),
     );
-    if (!runtimeRequested) whenIdle(loadRuntime);
+    // After the page's own work: the runtime is for scripts that talk to Fanstage, never urgent.
+    if (!runtimeRequested) whenIdle(loadRuntime, 5000);
   }
 
   /** The runtime replaces this stub once the elements asked for so far are defined. */
@@ -133,12 +135,6 @@ function reserveSpace(): void {
   style.textContent = reservedCss;
   const head = document.head ?? document.documentElement;
   head.insertBefore(style, head.firstChild);
-}
-
-/** After the page's own work (the runtime is for scripts that talk to Fanstage, never urgent). */
-function whenIdle(callback: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: 5000 });
-  else setTimeout(callback, 2000);
 }
 
 function isWidget(element: Element): boolean {

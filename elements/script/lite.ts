@@ -6,6 +6,7 @@
  * React widget is there (nobody clicks twice), and focus stays where it was.
  */
 import { refreshTokenKey, resolveApiBase, setDefaultApiBase, usernameOf, widgetLanguage } from '../base';
+import { whenIdle } from '../../lib/ui/idle';
 import type { DefineElement } from './define';
 import type { LiteProfile, Takeover, TakeoverModule } from './takeover';
 
@@ -45,12 +46,6 @@ export function profileOf(base: string, username: string, language: string): Pro
     profiles.set(key, pending);
   }
   return pending;
-}
-
-/** After the page's own work; a few seconds at most. */
-function whenIdle(callback: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: 4000 });
-  else setTimeout(callback, 1500);
 }
 
 /** Whether this tab holds a widget session for `base`: a signed-in fan gets the React widget at once. */

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { QuickSearchProps } from '../../lib/ui/QuickSearch/QuickSearch';
 import { QuickSearchBox } from '../../lib/ui/QuickSearch/QuickSearchBox';
-import { whenIdle } from './lazyPart';
+import { whenIdle } from '../../lib/ui/idle';
 import styles from './HeaderSearch.module.css';
 
 let loading: Promise<ComponentType<QuickSearchProps>> | null = null;

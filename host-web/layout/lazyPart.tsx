@@ -1,6 +1,7 @@
 import { lazy, useEffect, useState, type ComponentType } from 'react';
 import { moreStrings } from '../strings';
 import { storesReady } from '../stores';
+import { whenIdle } from '../../lib/ui/idle';
 
 function Nothing() {
   return null;
@@ -17,15 +18,6 @@ export function useWanted(now: boolean): boolean {
   return wanted || now;
 }
 
-/** Calls back once the browser is idle (a few seconds at most); returns the cancel. */
-export function whenIdle(callback: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(callback, { timeout: 4000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(callback, 1000);
-  return () => clearTimeout(id);
-}
 
 /** False until the browser was first idle after this component mounted, then true. */
 export function useIdle(): boolean {
