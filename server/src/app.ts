@@ -52,6 +52,7 @@ import { publishCounts } from './features/notifications/live';
 import { publishBalances } from './features/payments/live';
 import { postSocketFeature } from './features/posts/socket';
 import { verifyAccessToken } from './features/auth/guard';
+import { trackWrites } from './http/writes';
 import { AppError } from './errors';
 import { registerHealthRoutes } from './features/health/routes';
 import { registerReleaseRoutes } from './features/release/routes';
@@ -137,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const realtime = createRealtime(config, app.log, options.realtime);
   app.addHook('onClose', async () => realtime.close());
   const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime, log: app.log };
+  // What the node holds for a moment (held pages, the accounts behind tokens) ends with any write.
+  trackWrites(app, ctx);
   // Badge counts and balances reach the sockets once the transaction that changed them committed.
   watchCommits(database.db, {
     notified: (userIds) => void publishCounts(ctx, userIds),

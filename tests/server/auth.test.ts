@@ -8,6 +8,7 @@ import { createAccount } from '../support/accounts';
 import { actionTokens, loginAttempts, refreshTokens, users } from '../../server/src/db/schema';
 import { ErrorKeys } from '../../lib/contract/errors';
 import { refreshGraceMs } from '../../server/src/features/auth/domain';
+import { heldAccountMs } from '../../server/src/features/auth/guard';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -394,6 +395,8 @@ describe('admin block', () => {
     const admin = await createAccount(app, { level: 500 });
     const target = await createAccount(app);
     const login = await call({ url: '/papi/login', payload: { email: target.email, password: target.password, tokenInBody: true } });
+    // The node holds the account behind a token for a moment; the block ends that at once.
+    expect((await call({ method: 'GET', url: '/api/users/me', token: target.accessToken })).response.statusCode).toBe(200);
     expect((await call({ url: `/api/admin/users/${target.id}/block`, token: admin.accessToken })).json).toEqual({ statusCode: 1 });
     expect((await me(target.accessToken)).response.statusCode).toBe(401);
     expect((await me(login.json.body.accessToken as string)).response.statusCode).toBe(401);
@@ -402,6 +405,31 @@ describe('admin block', () => {
     expect(banned.json).toEqual({ statusCode: -1, statusText: 'banned' });
     // Without the password nobody learns that the account is blocked.
     expect((await call({ url: '/papi/login', payload: { email: target.email, password: 'a wrong guess' } })).json.statusText).toBe('invalid-credentials');
+  });
+});
+
+describe('the account behind a token', () => {
+  const account = (token: string) => call({ method: 'GET', url: '/api/users/me', token });
+
+  it('is held a second at most, even when it changes behind the server’s back', async () => {
+    const fan = await createAccount(app);
+    expect((await account(fan.accessToken)).response.statusCode).toBe(200);
+    // A change no request of this server made (another program on the database): no write and
+    // no logout announces it, so only the hold's own limit ends it.
+    await app.fanstage.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, fan.id));
+    expect((await account(fan.accessToken)).response.statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, heldAccountMs + 50));
+    expect((await account(fan.accessToken)).response.statusCode).toBe(401);
+  });
+
+  it('is read afresh after any write the server answered', async () => {
+    const fan = await createAccount(app);
+    const creator = await createAccount(app, { seller: true });
+    expect((await account(fan.accessToken)).response.statusCode).toBe(200);
+    await app.fanstage.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, fan.id));
+    // Someone else's write, answered by this server, ends everything it held.
+    expect((await call({ url: '/api/users/follow', token: creator.accessToken, payload: { id: fan.id } })).json.statusCode).toBeGreaterThan(0);
+    expect((await account(fan.accessToken)).response.statusCode).toBe(401);
   });
 });
 

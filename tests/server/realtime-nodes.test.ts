@@ -90,6 +90,7 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
   });
 
   const callA = apiCaller(() => nodeA.app);
+  const callB = apiCaller(() => nodeB.app);
 
   it('delivers what node A publishes to a socket on node B, once', async () => {
     const fan = await createAccount(nodeA.app);
@@ -165,9 +166,13 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
     const fan = await createAccount(nodeA.app);
     const onB = await connectTo(nodeB, fan);
     await publishUntilDelivered(onB, fan.id);
+    // Node B holds the account behind the fan's token for a moment.
+    expect((await callB('GET', '/api/users/me', fan)).json.statusCode).toBeGreaterThan(0);
     expect((await callA('POST', `/api/admin/users/${fan.id}/block`, admin)).json).toEqual({ statusCode: 1 });
     expect(await onB.next((m) => m.type === 'beforeLogout')).toEqual({ type: 'beforeLogout', reason: 'admin-blocked' });
     expect(await onB.closed).toBe(4401);
+    // The logout that closed B's socket also ended what B held: the token is refused there too.
+    expect((await callB('GET', '/api/users/me', fan)).status).toBe(401);
   });
 
   it('tells node B of a write answered by node A, so the pages B holds in memory are read afresh', async () => {

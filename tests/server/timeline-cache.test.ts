@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RefreshingCache } from '../../server/src/features/timeline/refreshing-cache';
+import { RefreshingCache } from '../../server/src/http/refreshing-cache';
 
 describe('the refreshing cache of hot shared answers', () => {
   it('loads once for any number of simultaneous requests, then answers from memory while fresh', async () => {

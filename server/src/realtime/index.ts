@@ -35,6 +35,11 @@ export interface RealtimePublisher {
   announceWrite(): void;
   /** Runs `listener` whenever another node announced a write. */
   onWriteElsewhere(listener: () => void): void;
+  /**
+   * Runs `listener` whenever a user is logged out (`logout`), on this node or another: a ban,
+   * a password change, a deleted account, a revoked widget consent.
+   */
+  onLogout(listener: (userId: number) => void): void;
 }
 
 export interface RealtimeOptions {
@@ -138,6 +143,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
 
   const bus: Bus | null = config.redisUrl === undefined ? null : createRedisBus(config.redisUrl, nodeId, log, (event) => applyLocally(event));
   const writeListeners: (() => void)[] = [];
+  const logoutListeners: ((userId: number) => void)[] = [];
   /** A write announcement waiting to go out: writes within this window travel as one message. */
   let writeAnnouncement: NodeJS.Timeout | undefined;
 
@@ -170,6 +176,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   }
 
   function logoutLocally(userId: number, reason: LogoutReason, keep?: string, onlyOrigin?: string): void {
+    for (const listener of logoutListeners) listener(userId);
     const connections = byUser.get(userId);
     if (connections === undefined) return;
     for (const connection of [...connections]) {
@@ -228,6 +235,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     },
     onWriteElsewhere(listener) {
       writeListeners.push(listener);
+    },
+    onLogout(listener) {
+      logoutListeners.push(listener);
     },
   };
 

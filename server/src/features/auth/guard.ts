@@ -6,6 +6,8 @@ import { preparedStatement } from '../../db/prepared';
 import { embedConsents, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { sourceOf } from '../../http/origins';
+import { RefreshingCache } from '../../http/refreshing-cache';
+import { writesOf, type Writes } from '../../http/writes';
 import { widgetMayCall } from './scope';
 
 /** Who is calling: set by `authenticate` or `optionalViewer`, null for visitors. */
@@ -112,7 +114,7 @@ async function authenticateRequest(request: FastifyRequest, token: string): Prom
  * (WebCrypto's HMAC through jose) was the largest part of an authenticated read's own work. A
  * token is the same bytes with the same signature every time, so the check's outcome holds
  * for as long as the token lives; expiry is checked on every use, and the account behind it
- * (blocked, deleted, sessions ended) is read on every request below.
+ * (blocked, deleted, sessions ended) is checked on every request below.
  */
 const verifiedTokens = new WeakMap<AppContext['config'], Map<string, JWTPayload>>();
 const maxVerifiedTokens = 10_000;
@@ -138,6 +140,85 @@ async function verifiedPayload(ctx: AppContext, token: string): Promise<JWTPaylo
   return payload;
 }
 
+/** What every authenticated request checks of the account behind its token. */
+interface Account {
+  id: number;
+  level: number;
+  emailVerified: boolean;
+  bannedAt: Date | null;
+  deletedAt: Date | null;
+  tokensValidAfter: Date | null;
+  /** The widget consent the token names, if it is still there (null when none was named). */
+  consentId: number | null;
+}
+
+/** How long a node holds an account it read for a token, at most (a write or a logout ends it sooner). */
+export const heldAccountMs = 1_000;
+const maxHeldAccounts = 10_000;
+
+/**
+ * The accounts behind the tokens of the last moment, per app. A signed-in page sends several
+ * requests at once and a fan scrolling sends one after another: each read the same row. An
+ * account is held for a second at most and never past a change that could matter: any write
+ * (http/writes.ts: this node's answered, another's announced) or a logout anywhere (a ban,
+ * a password change, a deleted account, a revoked widget consent: realtime `onLogout`) drops
+ * them all, and a read that began before either is kept under the old epoch, never answered.
+ * Without a count of the app's writes nothing is held.
+ */
+class HeldAccounts {
+  private epoch = 0;
+  private readonly accounts = new RefreshingCache<string, Account | undefined>(heldAccountMs, 0, maxHeldAccounts);
+
+  constructor(ctx: AppContext, writes: Writes) {
+    const forget = () => {
+      this.epoch += 1;
+      this.accounts.clear();
+    };
+    writes.onWrite(forget);
+    ctx.realtime.onLogout(forget);
+  }
+
+  get(userId: number, consentId: number | null, load: () => Promise<Account | undefined>): Promise<Account | undefined> {
+    return this.accounts.get(`${this.epoch}|${userId}|${consentId ?? ''}`, load);
+  }
+}
+
+// Per app, by its realtime publisher (as http/writes.ts).
+const heldAccounts = new WeakMap<AppContext['realtime'], HeldAccounts | null>();
+
+function accountOf(ctx: AppContext, userId: number, consentId: number | null): Promise<Account | undefined> {
+  let held = heldAccounts.get(ctx.realtime);
+  if (held === undefined) {
+    const writes = writesOf(ctx);
+    held = writes === undefined ? null : new HeldAccounts(ctx, writes);
+    heldAccounts.set(ctx.realtime, held);
+  }
+  // A widget token is as good as the fan's consent behind it: revoking the consent (deleting
+  // its row) ends the session at once, in the same query that loads the account.
+  // Every authenticated request asks this, so it is built once and runs prepared.
+  const read = async (): Promise<Account | undefined> => {
+    const account = preparedStatement(ctx.db, 'auth:account', () =>
+      ctx.db
+        .select({
+          id: users.id,
+          level: users.level,
+          emailVerified: users.emailVerified,
+          bannedAt: users.bannedAt,
+          deletedAt: users.deletedAt,
+          tokensValidAfter: users.tokensValidAfter,
+          consentId: embedConsents.id,
+        })
+        .from(users)
+        .leftJoin(embedConsents, and(eq(embedConsents.id, sql.placeholder('consentId')), eq(embedConsents.userId, users.id)))
+        .where(eq(users.id, sql.placeholder('userId')))
+        .limit(1),
+    );
+    const [row] = await account.execute({ userId, consentId: consentId ?? -1 });
+    return row;
+  };
+  return held === null ? read() : held.get(userId, consentId, read);
+}
+
 /** Verifies the token and loads the account behind it; throws 401 for anything not right. */
 export async function verifyAccessToken(ctx: AppContext, token: string): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
   let userId: number;
@@ -160,26 +241,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     throw unauthorized();
   }
   const consentId = binding?.consentId ?? null;
-  // A widget token is as good as the fan's consent behind it: revoking the consent (deleting
-  // its row) ends the session at once, in the same query that loads the account.
-  // Every authenticated request asks this, so it is built once and runs prepared.
-  const account = preparedStatement(ctx.db, 'auth:account', () =>
-    ctx.db
-      .select({
-        id: users.id,
-        level: users.level,
-        emailVerified: users.emailVerified,
-        bannedAt: users.bannedAt,
-        deletedAt: users.deletedAt,
-        tokensValidAfter: users.tokensValidAfter,
-        consentId: embedConsents.id,
-      })
-      .from(users)
-      .leftJoin(embedConsents, and(eq(embedConsents.id, sql.placeholder('consentId')), eq(embedConsents.userId, users.id)))
-      .where(eq(users.id, sql.placeholder('userId')))
-      .limit(1),
-  );
-  const [user] = await account.execute({ userId, consentId: consentId ?? -1 });
+  const user = await accountOf(ctx, userId, consentId);
   if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw unauthorized();
   if (user.tokensValidAfter !== null && issuedAt * 1000 < user.tokensValidAfter.getTime()) throw unauthorized();
   if (consentId !== null && user.consentId === null) throw unauthorized();

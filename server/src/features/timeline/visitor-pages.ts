@@ -3,7 +3,8 @@ import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
 import { publicFirstPageStaleMs, publicFirstPageTtlMs, viewerPagesMaxEntries, viewerPageTtlMs, visitorPagesMaxEntries } from './domain';
-import { RefreshingCache } from './refreshing-cache';
+import { RefreshingCache } from '../../http/refreshing-cache';
+import { trackWrites, type Writes } from '../../http/writes';
 
 /**
  * Visitors' pages of the public lists (the public timeline at any offset or `ts`, post search)
@@ -16,53 +17,40 @@ import { RefreshingCache } from './refreshing-cache';
  * moments (a reload, a second tab) is not read again.
  *
  * What anyone may see changes with writes: a post made, edited or deleted, likes and comments,
- * a price, an unlock, an account deleted or blocked. Any write this node answers successfully
- * starts a new generation, so the next request reads the database, and is announced to the
- * other nodes (over the realtime bus, when there are several), which do the same.
+ * a price, an unlock, an account deleted or blocked. Every page is held under the generation of
+ * writes it was read in (http/writes.ts), so any write, on this node or another, makes the next
+ * request read the database.
  */
 export class VisitorPages {
   private readonly pages = new RefreshingCache<string, string>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
   private readonly viewerPages = new RefreshingCache<string, string>(viewerPageTtlMs, 0, viewerPagesMaxEntries);
-  private generation = 0;
+
+  constructor(private readonly writes: Writes) {
+    writes.onWrite(() => {
+      this.pages.clear();
+      this.viewerPages.clear();
+    });
+  }
 
   /** The page under `key` (its list and every query value), loaded by `load` when not held. */
   get(key: string, load: () => Promise<Post[]>): Promise<string> {
-    return this.pages.get(`${this.generation}|${key}`, async () => JSON.stringify(withBody(await load())));
+    return this.pages.get(`${this.writes.generation}|${key}`, async () => JSON.stringify(withBody(await load())));
   }
 
   /** The viewer's own page under `key`, loaded by `load` when not held. */
   getForViewer(viewerId: number, key: string, load: () => Promise<Post[]>): Promise<string> {
-    return this.viewerPages.get(`${this.generation}|${viewerId}|${key}`, async () => JSON.stringify(withBody(await load())));
-  }
-
-  /** Forgets every page: the next request of each reads the database. */
-  invalidate(): void {
-    this.generation += 1;
-    this.pages.clear();
-    this.viewerPages.clear();
+    return this.viewerPages.get(`${this.writes.generation}|${viewerId}|${key}`, async () => JSON.stringify(withBody(await load())));
   }
 }
 
 const byContext = new WeakMap<AppContext, VisitorPages>();
 
-/**
- * The node's held pages, one set per app; the first call also makes every successful write of
- * this app, and every write another node announces, invalidate them.
- */
+/** The node's held pages, one set per app, dropped by every write (see http/writes.ts). */
 export function visitorPagesOf(app: FastifyInstance, ctx: AppContext): VisitorPages {
   let pages = byContext.get(ctx);
   if (pages === undefined) {
-    const created = new VisitorPages();
-    pages = created;
-    byContext.set(ctx, created);
-    app.addHook('onResponse', (request, reply, done) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && reply.statusCode < 400) {
-        created.invalidate();
-        ctx.realtime.announceWrite();
-      }
-      done();
-    });
-    ctx.realtime.onWriteElsewhere(() => created.invalidate());
+    pages = new VisitorPages(trackWrites(app, ctx));
+    byContext.set(ctx, pages);
   }
   return pages;
 }

@@ -1,5 +1,6 @@
 /**
- * A cache for a few hot answers that every visitor shares (the public timeline's first page).
+ * A cache for a few hot answers read far more often than they change (visitors' pages, the
+ * account behind an access token).
  * A plain TTL cache makes every request that arrives while an entry is being rebuilt rebuild
  * it too — under load, each expiry turned into a burst of identical queries and a latency
  * spike. Here one load runs per key at a time, and an entry past its time is still answered
