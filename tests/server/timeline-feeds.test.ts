@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
 import { follows } from '../../server/src/db/schema';
 import { privateLateralMaxAuthors } from '../../server/src/features/timeline/domain';
+import { compressionThreshold } from '../../server/src/http/compression';
 import { block, follow, get, hide, ids, pageThrough, person, post, unlock, word } from './support-feeds';
 
 let server: TestServer;
@@ -87,6 +89,28 @@ describe('the public timeline', () => {
     expect(seen.map((id) => mine.get(id))).toEqual([shown!.id]);
     // A visitor sees all four.
     expect((await ids(app, `/papi/2/timeline?ts=${w.ts}&limit=50`)).filter((id) => mine.has(id))).toHaveLength(4);
+  });
+
+  it('sends a visitor’s held page compressed as each request accepts, the same page decoded', async () => {
+    const w = timeWindow();
+    const author = await person(app, { gender: 2 });
+    for (let i = 0; i < 15; i++) await post(app, author.id, { publishedAt: w.at(i), text: `a held page, post ${i}` });
+    const url = `/papi/2/timeline?ts=${w.ts}`;
+    const plain = await app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(compressionThreshold);
+    expect(String(plain.headers.vary)).toMatch(/Accept-Encoding/);
+    for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      // Twice each: the second is the page held in its compressed form.
+      for (const round of [1, 2]) {
+        const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+        expect(answer.headers['content-encoding'], `${encoding} ${round}`).toBe(encoding);
+        expect(answer.headers['content-type'], `${encoding} ${round}`).toMatch(/^application\/json/);
+        expect(String(answer.headers.vary), `${encoding} ${round}`).toMatch(/Accept-Encoding/);
+        expect(decode(answer.rawPayload).toString(), `${encoding} ${round}`).toBe(plain.payload);
+        expect(answer.rawPayload.length, `${encoding} ${round}`).toBeLessThan(plain.rawPayload.length / 2);
+      }
+    }
   });
 });
 

@@ -150,8 +150,7 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
       if (viewerId === null) {
         // A visitor's search is the same for every visitor: see VisitorPages.
         const key = `search:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}:${request.query.q}`;
-        const json = await visitorPages.get(key, () => service.posts(request.query.q, null, page));
-        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+        return (await visitorPages.get(key, () => service.posts(request.query.q, null, page))).send(request, reply as FastifyReply);
       }
       return withBody(await service.posts(request.query.q, viewerId, page));
     },

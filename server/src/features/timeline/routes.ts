@@ -44,10 +44,9 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       const page = pageOf(request.query, pageSizes.timeline);
       if (viewerId === null) {
         // Nothing in a visitor's page is per viewer: one answer serves them all for a moment,
-        // already the envelope's JSON (Fastify sends a JSON string as it is).
+        // already the envelope's JSON, compressed once per encoding asked for.
         const key = `timeline:${filter}:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}`;
-        const json = await visitorPages.get(key, () => service.publicTimeline(null, filter, page));
-        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+        return (await visitorPages.get(key, () => service.publicTimeline(null, filter, page))).send(request, reply as FastifyReply);
       }
       return withBody(await service.publicTimeline(viewerId, filter, page));
     },
@@ -69,8 +68,7 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       const page = pageOf(request.query, pageSizes.timeline);
       // Hers alone, held a moment: see VisitorPages.getForViewer.
       const key = `private:${page.limit}:${page.offset}:${page.before?.getTime() ?? ''}`;
-      const json = await visitorPages.getForViewer(viewerId, key, () => service.privateTimeline(viewerId, page));
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+      return (await visitorPages.getForViewer(viewerId, key, () => service.privateTimeline(viewerId, page))).send(request, reply as FastifyReply);
     },
   );
 

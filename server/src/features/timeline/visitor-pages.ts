@@ -1,10 +1,38 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
 import { publicFirstPageStaleMs, publicFirstPageTtlMs, viewerPagesMaxEntries, viewerPageTtlMs, visitorPagesMaxEntries } from './domain';
+import { addVary, compressionThreshold, encode, negotiateEncoding, type Encoding } from '../../http/compression';
 import { RefreshingCache } from '../../http/refreshing-cache';
 import { trackWrites, type Writes } from '../../http/writes';
+
+/**
+ * One held page: the envelope's JSON, and each compressed form of it once someone asked for it
+ * (compressed once for everyone it is sent to, not once per request).
+ */
+export class HeldPage {
+  private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(readonly json: string) {}
+
+  /** Sends the page as JSON, compressed as the request accepts (http/compression.ts's rules). */
+  async send(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    reply.type('application/json; charset=utf-8');
+    if (Buffer.byteLength(this.json) < compressionThreshold) return reply.send(this.json);
+    addVary(reply, 'Accept-Encoding');
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    if (encoding === null) return reply.send(this.json);
+    let encoded = this.encoded.get(encoding);
+    if (encoded === undefined) {
+      encoded = encode(Buffer.from(this.json), encoding);
+      this.encoded.set(encoding, encoded);
+      // A failure is this request's; the next one tries again.
+      encoded.catch(() => this.encoded.delete(encoding));
+    }
+    return reply.header('content-encoding', encoding).send(await encoded);
+  }
+}
 
 /**
  * Visitors' pages of the public lists (the public timeline at any offset or `ts`, post search)
@@ -22,8 +50,8 @@ import { trackWrites, type Writes } from '../../http/writes';
  * request read the database.
  */
 export class VisitorPages {
-  private readonly pages = new RefreshingCache<string, string>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
-  private readonly viewerPages = new RefreshingCache<string, string>(viewerPageTtlMs, 0, viewerPagesMaxEntries);
+  private readonly pages = new RefreshingCache<string, HeldPage>(publicFirstPageTtlMs, publicFirstPageStaleMs, visitorPagesMaxEntries);
+  private readonly viewerPages = new RefreshingCache<string, HeldPage>(viewerPageTtlMs, 0, viewerPagesMaxEntries);
 
   constructor(private readonly writes: Writes) {
     writes.onWrite(() => {
@@ -33,13 +61,13 @@ export class VisitorPages {
   }
 
   /** The page under `key` (its list and every query value), loaded by `load` when not held. */
-  get(key: string, load: () => Promise<Post[]>): Promise<string> {
-    return this.pages.get(`${this.writes.generation}|${key}`, async () => JSON.stringify(withBody(await load())));
+  get(key: string, load: () => Promise<Post[]>): Promise<HeldPage> {
+    return this.pages.get(`${this.writes.generation}|${key}`, async () => new HeldPage(JSON.stringify(withBody(await load()))));
   }
 
   /** The viewer's own page under `key`, loaded by `load` when not held. */
-  getForViewer(viewerId: number, key: string, load: () => Promise<Post[]>): Promise<string> {
-    return this.viewerPages.get(`${this.writes.generation}|${viewerId}|${key}`, async () => JSON.stringify(withBody(await load())));
+  getForViewer(viewerId: number, key: string, load: () => Promise<Post[]>): Promise<HeldPage> {
+    return this.viewerPages.get(`${this.writes.generation}|${viewerId}|${key}`, async () => new HeldPage(JSON.stringify(withBody(await load()))));
   }
 }
 
