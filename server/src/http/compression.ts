@@ -27,6 +27,22 @@ export function isCompressibleType(contentType: string | undefined): boolean {
  */
 export function negotiateEncoding(header: string | string[] | undefined): Encoding | null {
   if (header === undefined) return null;
+  // Browsers send one of a few spellings, every request: each is read once.
+  if (typeof header === 'string') {
+    const known = negotiated.get(header);
+    if (known !== undefined) return known;
+    const encoding = readAcceptEncoding(header);
+    if (negotiated.size >= maxNegotiated) negotiated.clear();
+    negotiated.set(header, encoding);
+    return encoding;
+  }
+  return readAcceptEncoding(header);
+}
+
+const negotiated = new Map<string, Encoding | null>();
+const maxNegotiated = 256;
+
+function readAcceptEncoding(header: string | string[]): Encoding | null {
   const weights = new Map<string, number>();
   for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
     const [rawName, ...params] = part.trim().split(';');
@@ -49,6 +65,15 @@ export function negotiateEncoding(header: string | string[] | undefined): Encodi
 /** Adds `value` to the Vary header, keeping what the route said (`Vary: Language`). */
 export function addVary(reply: FastifyReply, value: string): void {
   const current = reply.getHeader('vary');
+  if (current === undefined || current === '') {
+    reply.header('vary', value);
+    return;
+  }
+  // Most often the name is not there at all (`Vary: Origin`): append without parsing.
+  if (typeof current === 'string' && !current.includes('*') && !current.toLowerCase().includes(value.toLowerCase())) {
+    reply.header('vary', `${current}, ${value}`);
+    return;
+  }
   const names = (Array.isArray(current) ? current.join(',') : current === undefined ? '' : String(current))
     .split(',')
     .map((name) => name.trim())
