@@ -170,12 +170,14 @@ class HeldAccounts {
   private readonly accounts = new RefreshingCache<string, Account | undefined>(heldAccountMs, 0, maxHeldAccounts);
 
   constructor(ctx: AppContext, writes: Writes) {
-    const forget = () => {
-      this.epoch += 1;
-      this.accounts.clear();
-    };
+    const forget = () => this.forget();
     writes.onWrite(forget);
     ctx.realtime.onLogout(forget);
+  }
+
+  forget(): void {
+    this.epoch += 1;
+    this.accounts.clear();
   }
 
   get(userId: number, consentId: number | null, load: () => Promise<Account | undefined>): Promise<Account | undefined> {
@@ -185,6 +187,14 @@ class HeldAccounts {
 
 // Per app, by its realtime publisher (as http/writes.ts).
 const heldAccounts = new WeakMap<AppContext['realtime'], HeldAccounts | null>();
+
+/**
+ * Drops every account this node holds: called where sessions end (revokeSessions), so the
+ * change applies at once even when no request's write carries it (a job, a script).
+ */
+export function forgetHeldAccounts(ctx: AppContext): void {
+  heldAccounts.get(ctx.realtime)?.forget();
+}
 
 function accountOf(ctx: AppContext, userId: number, consentId: number | null): Promise<Account | undefined> {
   let held = heldAccounts.get(ctx.realtime);

@@ -9,7 +9,7 @@ import { mailerOf } from '../../mail';
 import { isPlatformOrigin } from '../../http/origins';
 import { isValidEmail } from '../settings/domain';
 import { createInviteService } from '../invites/service';
-import { issueAccessToken, type WidgetBinding } from './guard';
+import { forgetHeldAccounts, issueAccessToken, type WidgetBinding } from './guard';
 import { forgetSessionDevices, forgetUserDevices } from '../push/service';
 import {
   actionTokenMs,
@@ -440,6 +440,7 @@ export async function revokeSessions(ctx: AppContext, userId: number, keepFamily
     );
   // The kept session's access token ends too; its client refreshes once and carries on.
   await ctx.db.update(users).set({ tokensValidAfter: now }).where(eq(users.id, userId));
+  forgetHeldAccounts(ctx);
   await forgetUserDevices(ctx, userId, keepFamilyId);
 }
 
