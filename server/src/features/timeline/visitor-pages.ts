@@ -13,13 +13,17 @@ import { trackWrites, type Writes } from '../../http/writes';
  */
 export class HeldPage {
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+  /** Whether the page is big enough to be compressed at all (measured once, not per request). */
+  private readonly compressible: boolean;
 
-  constructor(readonly json: string) {}
+  constructor(readonly json: string) {
+    this.compressible = Buffer.byteLength(json) >= compressionThreshold;
+  }
 
   /** Sends the page as JSON, compressed as the request accepts (http/compression.ts's rules). */
   async send(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     reply.type('application/json; charset=utf-8');
-    if (Buffer.byteLength(this.json) < compressionThreshold) return reply.send(this.json);
+    if (!this.compressible) return reply.send(this.json);
     addVary(reply, 'Accept-Encoding');
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     if (encoding === null) return reply.send(this.json);
