@@ -92,7 +92,11 @@ test('a fan turns notifications on; a creator’s message reaches the fan’s se
   expect(payload).toMatchObject({ kind: 'chatMessage', body: text, url: `/chat/${creatorName}`, silent: false, lang: 'en' });
   expect(payload.title.length).toBeGreaterThan(0);
 
-  // That payload into the site's service worker through the browser's push path.
+  // That payload into the site's service worker through the browser's push path. The worker is
+  // watched where it hands the notification to the browser: each showNotification call is
+  // recorded with the notification the browser then lists for its tag, and passed through
+  // unchanged. (The page's own getNotifications() is no witness here: headless Chromium under
+  // load at times answers it empty for a notification it did show.)
   const cdp = await fanContext.newCDPSession(fan);
   const registrations = new Map<string, string>();
   cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: list }) => {
@@ -101,23 +105,41 @@ test('a fan turns notifications on; a creator’s message reaches the fan’s se
   await cdp.send('ServiceWorker.enable');
   const origin = new URL(fan.url()).origin;
   await expect.poll(() => registrations.get(`${origin}/`)).toBeDefined();
+  const sw = fanContext.serviceWorkers().find((w) => w.url().endsWith('/sw.js'))!;
+  await sw.evaluate(() => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; shown: { title: string; options: NotificationOptions; listed: Notification | undefined }[] };
+    scope.shown = [];
+    const registration = scope.registration;
+    const show = registration.showNotification.bind(registration);
+    registration.showNotification = async (title: string, options: NotificationOptions = {}) => {
+      await show(title, options);
+      const listed = (await registration.getNotifications({ tag: options.tag ?? '' })).find((notification) => notification.title === title);
+      scope.shown.push({ title, options, listed });
+    };
+  });
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registrations.get(`${origin}/`)!, data: raw });
 
-  // The notification shows, with the message and where it leads.
+  // The notification shows, with the message and where it leads: as the worker asked for it,
+  // and as the browser holds it.
   const shown = async () =>
-    fan.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url }));
-    });
-  await expect.poll(shown).toEqual([{ title: payload.title, body: text, tag: payload.tag, url: `${origin}/chat/${creatorName}` }]);
+    sw.evaluate(() =>
+      (self as unknown as { shown: { title: string; options: NotificationOptions & { data: { url: string } }; listed: Notification | undefined }[] }).shown.map(({ title, options, listed }) => ({
+        title,
+        body: options.body,
+        tag: options.tag,
+        silent: options.silent,
+        url: options.data.url,
+        listed: listed ? { title: listed.title, body: listed.body, tag: listed.tag, url: (listed.data as { url: string }).url } : null,
+      })),
+    );
+  const url = `${origin}/chat/${creatorName}`;
+  await expect.poll(shown).toEqual([{ title: payload.title, body: text, tag: payload.tag, silent: false, url, listed: { title: payload.title, body: text, tag: payload.tag, url } }]);
 
   // A click on it: the fan's open tab goes to the chat with the creator.
-  const sw = fanContext.serviceWorkers().find((w) => w.url().endsWith('/sw.js'))!;
-  await sw.evaluate(async () => {
-    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(event: Event): boolean };
-    const [notification] = await scope.registration.getNotifications();
+  await sw.evaluate(() => {
+    const scope = self as unknown as { shown: { listed: Notification }[]; dispatchEvent(event: Event): boolean };
     const NotificationEventClass = (self as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
-    scope.dispatchEvent(new NotificationEventClass('notificationclick', { notification: notification! }));
+    scope.dispatchEvent(new NotificationEventClass('notificationclick', { notification: scope.shown[0]!.listed }));
   });
   await expect(fan).toHaveURL(`${origin}/chat/${creatorName}`);
   await expect(fan.getByTestId('chat-message').filter({ hasText: text })).toBeVisible();
