@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -83,6 +83,18 @@ export function addVary(reply: FastifyReply, value: string): void {
 }
 
 /**
+ * The encoding to send an answer of `size` bytes in, or null to send it as it is: nothing under
+ * {@link compressionThreshold}, else what the request's Accept-Encoding prefers. Any answer of
+ * that size may go out compressed, so it varies on the header even when this request did not
+ * ask (a shared cache must key on it).
+ */
+export function encodingFor(request: FastifyRequest, reply: FastifyReply, size: number): Encoding | null {
+  if (size < compressionThreshold) return null;
+  addVary(reply, 'Accept-Encoding');
+  return negotiateEncoding(request.headers['accept-encoding']);
+}
+
+/**
  * Whether an If-None-Match names `etag`, by the weak comparison HTTP prescribes for it: a
  * compressed answer carries the weak form of its route's validator (below), which the client
  * then sends back.
@@ -125,11 +137,7 @@ export function registerCompression(app: FastifyInstance): void {
     const cacheControl = reply.getHeader('cache-control');
     if (typeof cacheControl === 'string' && /\bno-transform\b/i.test(cacheControl)) return payload;
     // Measured without copying: an answer that goes out as it is is encoded once, by Node.
-    if ((typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length) < compressionThreshold) return payload;
-    // Any answer of this size may go out compressed, so a shared cache must key on the header
-    // even when this one did not ask.
-    addVary(reply, 'Accept-Encoding');
-    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    const encoding = encodingFor(request, reply, typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
     if (encoding === null) return payload;
     const encoded = await encode(typeof payload === 'string' ? Buffer.from(payload) : payload, encoding);
     reply.header('content-encoding', encoding);

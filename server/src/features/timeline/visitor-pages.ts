@@ -3,7 +3,7 @@ import type { Post } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
 import { withBody } from '../../http/envelope';
 import { publicFirstPageStaleMs, publicFirstPageTtlMs, viewerPagesMaxEntries, viewerPageTtlMs, visitorPagesMaxEntries } from './domain';
-import { addVary, compressionThreshold, encode, negotiateEncoding, type Encoding } from '../../http/compression';
+import { encode, encodingFor, type Encoding } from '../../http/compression';
 import { RefreshingCache } from '../../http/refreshing-cache';
 import { trackWrites, type Writes } from '../../http/writes';
 
@@ -13,19 +13,17 @@ import { trackWrites, type Writes } from '../../http/writes';
  */
 export class HeldPage {
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
-  /** Whether the page is big enough to be compressed at all (measured once, not per request). */
-  private readonly compressible: boolean;
+  /** Measured once, not per request. */
+  private readonly size: number;
 
   constructor(readonly json: string) {
-    this.compressible = Buffer.byteLength(json) >= compressionThreshold;
+    this.size = Buffer.byteLength(json);
   }
 
   /** Sends the page as JSON, compressed as the request accepts (http/compression.ts's rules). */
   async send(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     reply.type('application/json; charset=utf-8');
-    if (!this.compressible) return reply.send(this.json);
-    addVary(reply, 'Accept-Encoding');
-    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    const encoding = encodingFor(request, reply, this.size);
     if (encoding === null) return reply.send(this.json);
     let encoded = this.encoded.get(encoding);
     if (encoded === undefined) {
