@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { eq } from '../support/db';
-import type { Fanstage } from '../../lib/sdk';
+import { WebSocket as NodeWebSocket } from 'ws';
+import { createFanstage, type Fanstage, type WebSocketConstructor } from '../../lib/sdk';
 import { NotificationList } from '../../lib/ui';
 import { notifications as notificationsTable } from '../../server/src/db/schema';
 import type { TestServer } from '../support/server';
@@ -17,7 +18,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterEach(() => {
-  for (const fanstage of opened.splice(0)) fanstage.session.dispose();
+  for (const fanstage of opened.splice(0)) {
+    fanstage.socket.disconnect();
+    fanstage.session.dispose();
+  }
 });
 
 afterAll(async () => {
@@ -65,6 +69,34 @@ describe('NotificationList against the real server', { timeout: 30_000 }, () => 
     await screen.findByRole('region', { name: 'Today' });
     expect(creator.fanstage.notifications.unreadCount.value).toBe(0);
     await waitFor(async () => expect((await creator.fanstage.client.get<{ notifications: number }>('/api/count/')).notifications).toBe(0));
+  });
+
+  it('takes in a notification that comes while it is open, above the rows shown, and reads it', async () => {
+    const { creator: other } = await busyCreator();
+    // The creator's page, with its socket (Node's `ws` for the browser's: jsdom's would send the
+    // test page's origin, which the platform does not know).
+    const fanstage = createFanstage({ baseUrl: server.baseUrl, socket: { WebSocketImpl: NodeWebSocket as unknown as WebSocketConstructor, reconnectMs: 100 } });
+    opened.push(fanstage);
+    fanstage.session.adopt({ accessToken: other.account.accessToken });
+    await fanstage.session.loadAccount();
+    const creator = { account: other.account, fanstage };
+    creator.fanstage.socket.connect();
+    await waitFor(() => expect(creator.fanstage.socket.connectedState.value).toBe('open'));
+    renderWith(creator.fanstage, <NotificationList />);
+    const likes = await screen.findByRole('link', { name: /Petr Fan and 3 others liked your post/ });
+    await waitFor(async () => expect((await creator.fanstage.client.get<{ notifications: number }>('/api/count/')).notifications).toBe(0));
+
+    const newcomer = await person('Olga Newcomer');
+    await newcomer.fanstage.relations.follow(creator.account.id);
+
+    const follow = await screen.findByRole('link', { name: /Olga Newcomer started following you/ });
+    const rows = within(screen.getByRole('region', { name: 'Today' })).getAllByRole('listitem');
+    expect(rows).toHaveLength(4);
+    expect(within(rows[0]!).getByRole('link')).toBe(follow);
+    // The rows shown stayed where they were: the same element, not the list drawn again.
+    expect(screen.getByRole('link', { name: /Petr Fan and 3 others liked your post/ })).toBe(likes);
+    await waitFor(async () => expect((await creator.fanstage.client.get<{ notifications: number }>('/api/count/')).notifications).toBe(0));
+    await waitFor(() => expect(creator.fanstage.notifications.unreadCount.value).toBe(0));
   });
 
   it('shows only follows under the Follows tab, moving there with the arrow keys', async () => {

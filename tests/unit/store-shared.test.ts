@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SdkError } from '../../lib/sdk/errors';
 import { asSdkError, promptFor } from '../../lib/sdk/stores/shared/errors';
 import { createRetryKeys, newIdempotencyKey } from '../../lib/sdk/stores/shared/keys';
-import { pageStatusAfter } from '../../lib/sdk/stores/shared/paged';
+import { createPagedList, pageStatusAfter } from '../../lib/sdk/stores/shared/paged';
 import { createStreamPosition } from '../../lib/sdk/stores/chat/position';
 
 describe('idempotency keys kept for a retry', () => {
@@ -66,6 +66,77 @@ describe('failures as stores keep them', () => {
   it('ends a paged list at a page shorter than asked for', () => {
     expect(pageStatusAfter(29, 30)).toBe('ended');
     expect(pageStatusAfter(30, 30)).toBe('ready');
+  });
+});
+
+describe('a paged list taking in what is new', () => {
+  /** Rows newest first, as a server's offset pages give them; `failing` refuses the next request. */
+  function rows(pageSize: number, ...ids: string[]) {
+    const source = { ids, failing: false, asked: [] as number[] };
+    const list = createPagedList<string>({
+      pageSize,
+      idOf: (row) => row.replace(/'+$/, ''),
+      fetchPage: async ({ offset, limit }) => {
+        source.asked.push(offset);
+        if (source.failing) throw new SdkError({ code: 'network-error', statusCode: -1, retryable: true });
+        return source.ids.slice(offset, offset + limit);
+      },
+    });
+    return { source, list };
+  }
+
+  it('puts the first page again on top, an item it holds again in its new form, and keeps the pages below', async () => {
+    const { source, list } = rows(3, 'g', 'f', 'e', 'd', 'c', 'b', 'a');
+    await list.start();
+    await list.nextPage();
+    expect(list.items.value).toEqual(['g', 'f', 'e', 'd', 'c', 'b']);
+    // A new row, and an old one changed and moved up (a merged notification counting one more).
+    source.ids = ['h', "d'", 'g', 'f', 'e', 'c', 'b', 'a'];
+    await list.refresh();
+    expect(list.items.value).toEqual(['h', "d'", 'g', 'f', 'e', 'c', 'b']);
+    expect(list.status.value).toBe('ready');
+    // The next page goes on from what is shown.
+    await list.nextPage();
+    expect(list.items.value).toEqual(['h', "d'", 'g', 'f', 'e', 'c', 'b', 'a']);
+    expect(list.status.value).toBe('ended');
+  });
+
+  it('keeps the list as it was when the first page fails again, and an ended list stays ended', async () => {
+    const { source, list } = rows(2, 'b', 'a');
+    await list.start();
+    await list.nextPage();
+    expect(list.status.value).toBe('ended');
+    source.failing = true;
+    await list.refresh();
+    expect(list.items.value).toEqual(['b', 'a']);
+    expect(list.status.value).toBe('ended');
+    expect(list.error.value).toBeNull();
+    source.failing = false;
+    source.ids = ['c', 'b', 'a'];
+    await list.refresh();
+    expect(list.items.value).toEqual(['c', 'b', 'a']);
+    expect(list.status.value).toBe('ended');
+  });
+
+  it('starts again from the first page when more came than a page holds, so nothing hides in a gap', async () => {
+    const { source, list } = rows(2, 'b', 'a');
+    await list.start();
+    await list.nextPage();
+    expect(list.status.value).toBe('ended');
+    source.ids = ['e', 'd', 'c', 'b', 'a'];
+    await list.refresh();
+    expect(list.items.value).toEqual(['e', 'd']);
+    expect(list.status.value).toBe('ready');
+    await list.nextPage();
+    await list.nextPage();
+    expect(list.items.value).toEqual(['e', 'd', 'c', 'b', 'a']);
+  });
+
+  it('loads the first page when nothing is shown yet', async () => {
+    const { source, list } = rows(2, 'b', 'a');
+    await list.refresh();
+    expect(list.items.value).toEqual(['b', 'a']);
+    expect(source.asked).toEqual([0]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import {
@@ -74,6 +74,20 @@ export function useNotificationList({ markReadOnOpen = true, hrefFor = notificat
     if (markReadOnOpen) notifications.markRead().catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [notifications]);
+
+  // A notification that comes while the screen is open (the badge's count rising over the
+  // socket) shows in the list at once, above what is shown, and is read as on opening.
+  const unread = notifications.unreadCount.value;
+  const unreadBefore = useRef(unread);
+  useEffect(() => {
+    const rose = unread > unreadBefore.current;
+    unreadBefore.current = unread;
+    const shown = notifications.current.peek();
+    // The first page on its way counts it already.
+    if (!rose || (shown.status.peek() === 'loading' && shown.items.peek().length === 0)) return;
+    void shown.refresh();
+    if (markReadOnOpen) notifications.markRead().catch(() => undefined);
+  }, [unread, notifications, markReadOnOpen]);
 
   const list = notifications.current.value;
   const items = list.items.value;

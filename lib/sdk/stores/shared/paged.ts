@@ -46,6 +46,14 @@ export interface PagedList<T> {
   readonly canLoadMore: ReadonlySignal<boolean>;
   /** Loads the first page, dropping what was loaded; a page still on its way is abandoned. */
   reload(): Promise<void>;
+  /**
+   * Takes in what is new at the top without dropping what is shown: the first page is fetched
+   * again and goes first, an item it holds again moving up in its new form (a merged
+   * notification counting one more), the items below staying as they were — unless more came
+   * than a page holds, when the list starts again from that page. Before the first page it
+   * loads it; a page on its way is abandoned. On failure the list stays as it was.
+   */
+  refresh(): Promise<void>;
   /** Loads the first page once; later calls do nothing. */
   start(): Promise<void>;
   /** The next page, unless one is on its way, the list ended, or the cap is reached. */
@@ -94,12 +102,43 @@ export function createPagedList<T>(options: PagedListOptions<T>): PagedList<T> {
     }
   }
 
+  async function refresh(): Promise<void> {
+    const before = status.peek();
+    const idOf = options.idOf;
+    if (before === 'idle' || items.peek().length === 0 || !idOf) return fetchInto(true);
+    controller?.abort();
+    const own = new AbortController();
+    controller = own;
+    // A next page that was on its way is asked for again later; the end stays the end.
+    const after = before === 'ended' ? 'ended' : 'ready';
+    status.value = 'loading';
+    try {
+      const page = await options.fetchPage({ offset: 0, last: undefined, limit: options.pageSize }, own.signal);
+      if (own.signal.aborted) return;
+      options.onPage?.(page);
+      const fresh = new Set(page.map(idOf));
+      const shown = items.peek();
+      // More came than a page holds when the page does not reach down to what was on top: the
+      // rows shown would sit after a gap, so the list starts again from this page.
+      const gap = page.length === options.pageSize && !fresh.has(idOf(shown[0]!));
+      batch(() => {
+        items.value = gap ? page : [...page, ...shown.filter((item) => !fresh.has(idOf(item)))];
+        status.value = page.length < options.pageSize ? 'ended' : gap ? 'ready' : after;
+      });
+    } catch {
+      if (!own.signal.aborted) status.value = after;
+    } finally {
+      if (controller === own) controller = null;
+    }
+  }
+
   return {
     items,
     status,
     error,
     canLoadMore,
     reload: () => fetchInto(true),
+    refresh,
     start: () => (status.peek() === 'idle' ? fetchInto(true) : Promise.resolve()),
     nextPage() {
       const now = status.peek();
