@@ -15,7 +15,7 @@ import type { MassGroupName } from './constants';
 
 /** Events of SPEC §7 `eventMessage`: the client's indicators and the server's notices. */
 export type ClientEvent = 'typing' | 'stoptyping' | 'mediaupload' | 'audiorecord';
-export type ServerEvent = ClientEvent | 'mediaChange' | 'partnerStatusChanged' | 'mediaUnlock' | 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
+export type ServerEvent = ClientEvent | 'mediaChange' | 'partnerStatusChanged' | 'mediaUnlock' | 'messageDeleted' | 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
 
 /** SPEC §7 call message types, relayed between the two parties of a call. */
 export type CallMessageType =
@@ -85,7 +85,8 @@ export type ServerMessage =
    * (cents) for `notAcceptedPrice`. `mediaUnlock` has `{ mediaId, messageId }` for a chat media
    * and `{ mediaId }` for a post media, plus `mediaUnlockHash` (the fan's key) when it goes to the
    * fan who unlocked, so every tab of theirs shows the media open; `mediaChange`
-   * `{ mediaId, mediaStatus }`.
+   * `{ mediaId, mediaStatus }`. `messageDeleted` `{ messageId }`: a moderator deleted a chat
+   * message of the conversation with `userId`; it goes to both people.
    */
   | { type: 'eventMessage'; event: ServerEvent; userId: number; data?: Record<string, unknown> }
   | { type: 'beforeLogout'; reason: LogoutReason }

@@ -288,15 +288,22 @@ describe('moderation actions', () => {
     expect((await statusOf(reportId)).snapshot).toMatchObject({ text: 'you are awful' });
   });
 
-  it('deletes a chat message from the conversation and tells its sender', async () => {
+  it('deletes a chat message from the conversation, tells its sender, and takes it out of both people’s open chats', async () => {
     const admin = await createAccount(app, { level: 500 });
     const creator = await createAccount(app, { seller: true });
     const fan = await createAccount(app);
+    const stranger = await createAccount(app);
     const text = `buy my stuff ${word()}`;
     await message(fan, creator, 'hi there');
     const id = await message(creator, fan, text);
     const reportId = (await report(fan, { type: 'message', id, reason: 'spam' })).json.body.id as number;
+    const sockets = { creator: await connectSocket(server, creator), fan: await connectSocket(server, fan), stranger: await connectSocket(server, stranger) };
     expect((await call('POST', `/api/admin/abuse/${reportId}/delete-message`, admin)).json.body.closedReports).toEqual([reportId]);
+    // Each hears of it under the other one's id, the conversation it was in; nobody else does.
+    expect(await sockets.creator.nextOf('eventMessage', 0, (m) => m.event === 'messageDeleted')).toEqual({ type: 'eventMessage', event: 'messageDeleted', userId: fan.id, data: { messageId: id } });
+    expect(await sockets.fan.nextOf('eventMessage', 0, (m) => m.event === 'messageDeleted')).toEqual({ type: 'eventMessage', event: 'messageDeleted', userId: creator.id, data: { messageId: id } });
+    await sockets.stranger.sync();
+    expect(sockets.stranger.all('eventMessage')).toEqual([]);
     for (const [viewer, other] of [
       [fan, creator],
       [creator, fan],

@@ -301,6 +301,35 @@ describe('the chat store on the real server', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(hers.partnerActivity.value).toBeNull(), wait);
   });
 
+  it('lets a message a moderator deleted go from both open threads, the preview falling back to the one before, and the badge following', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    const admin = await createAccount(server.app, { level: 500 });
+    const thread = await openThread(fan, lucy.account.id);
+    const hello = sent(thread, 'Hello Lucy');
+    const hers = await openThread(lucy, fan.account.id);
+    await vi.waitFor(() => expect(item(hers, hello)?.id).toEqual(expect.any(Number)), wait);
+    const spam = sent(hers, 'Write to me somewhere else');
+    await vi.waitFor(() => expect(item(thread, spam)?.id).toEqual(expect.any(Number)), wait);
+    await fan.fanstage.chat.loadConversations();
+    await vi.waitFor(() => expect(fan.fanstage.chat.conversation(lucy.account.id).value).toMatchObject({ unreadCount: 1, lastMessage: { msgId: spam } }), wait);
+    await vi.waitFor(() => expect(fan.fanstage.chat.counts.value.chats).toBe(1), wait);
+
+    // The fan reports it and an administrator deletes it.
+    const as = (account: TestAccount) => ({ authorization: `Bearer ${account.accessToken}` });
+    const reported = await server.app.inject({ method: 'POST', url: '/api/abuse', headers: as(fan.account), payload: { type: 'message', id: item(thread, spam)!.id, reason: 'spam' } });
+    const reportId = (reported.json() as { body: { id: number } }).body.id;
+    const deleted = await server.app.inject({ method: 'POST', url: `/api/admin/abuse/${reportId}/delete-message`, headers: as(admin) });
+    expect(deleted.json()).toMatchObject({ statusCode: 2, body: { action: 'delete-message' } });
+
+    await vi.waitFor(() => expect(item(thread, spam)).toBeUndefined(), wait);
+    await vi.waitFor(() => expect(item(hers, spam)).toBeUndefined(), wait);
+    expect(item(thread, hello)?.text).toBe('Hello Lucy');
+    expect(item(hers, hello)?.text).toBe('Hello Lucy');
+    await vi.waitFor(() => expect(fan.fanstage.chat.conversation(lucy.account.id).value).toMatchObject({ unreadCount: 0, lastMessage: { msgId: hello } }), wait);
+    await vi.waitFor(() => expect(fan.fanstage.chat.counts.value.chats).toBe(0), wait);
+  });
+
   it('pages the history back by sendDt, newest at the bottom', async () => {
     const lucy = await creator(0);
     const fan = await person();

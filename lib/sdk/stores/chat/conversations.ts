@@ -138,8 +138,11 @@ export function createConversations({ api, account, session, generation, refresh
     return query.peek().trim() === '' && status.peek() !== 'idle';
   }
 
-  /** One conversation the page did not hold (a message from someone new): asked for by itself. */
-  function fetchOne(userId: number): Promise<void> {
+  /**
+   * One conversation asked for by itself: one the page did not hold (a message from someone
+   * new), moved to the top; or, with `moveToTop` false, one whose preview changed in place.
+   */
+  function fetchOne(userId: number, moveToTop = true): Promise<void> {
     const pending = fetchingOne.get(userId);
     if (pending) return pending;
     const asOf = generation();
@@ -151,7 +154,7 @@ export function createConversations({ api, account, session, generation, refresh
         if (!conversation) return;
         batch(() => {
           remember([conversation]);
-          if (listsEveryone()) toTop(userId);
+          if (moveToTop && listsEveryone()) toTop(userId);
         });
       })
       .catch(() => undefined)

@@ -119,6 +119,17 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
     }
   }
 
+  /**
+   * A moderator deleted a message of the conversation with `partnerId`: it leaves the open
+   * thread, and a preview that showed it is read again (the message before it, the counts).
+   */
+  function forgetMessage(partnerId: number, messageId: number): void {
+    threads.get(partnerId)?.forget(messageId);
+    if (known.peek().get(partnerId)?.lastMessage?.id !== messageId) return;
+    update(partnerId, (c) => ({ ...c, lastMessage: null }));
+    void conversations.fetchOne(partnerId, false);
+  }
+
   function onEvent({ event, userId, data }: ServerMessageOf<'eventMessage'>): void {
     if (CLIENT_ACTIVITY.has(event)) return activity.set(userId, event as ChatActivity);
     if (event === 'stoptyping') return activity.set(userId, null);
@@ -127,6 +138,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
       refuse(msgId, event, typeof data?.price === 'number' ? { price: data.price } : {});
       return;
     }
+    if (event === 'messageDeleted' && typeof data?.messageId === 'number') return forgetMessage(userId, data.messageId);
     if (event === 'mediaChange' && typeof data?.mediaId === 'number' && typeof data.mediaStatus === 'number') {
       for (const open of threads.values()) open.applyMediaStatus(data.mediaId, data.mediaStatus);
     }

@@ -435,6 +435,12 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
       if (loaded.peek() && status.peek() !== 'loading') void fetchPage(false);
     },
     applyReaction,
+    forget(messageId) {
+      const held = stored.peek();
+      if (!held.some((m) => m.id === messageId)) return false;
+      stored.value = held.filter((m) => m.id !== messageId);
+      return true;
+    },
     maxSeq: () => stored.peek().reduce((max, m) => Math.max(max, m.seq ?? 0), 0),
     dispose() {
       controller?.abort();

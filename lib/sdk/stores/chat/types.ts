@@ -144,6 +144,8 @@ export interface ThreadInternals extends ChatThread {
   hasDraft(msgId: string): boolean;
   applyReaction(messageId: number, reactorId: number, reactionId: number | null): ChatMessage | null;
   applyMediaStatus(mediaId: number, mediaStatus: number): void;
+  /** A stored message a moderator deleted leaves the thread; false when it was not held. */
+  forget(messageId: number): boolean;
   /** The highest position in the viewer's stream among the messages held. */
   maxSeq(): number;
   /** The connection dropped: drafts on their way wait for it instead of timing out. */

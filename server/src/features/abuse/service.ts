@@ -6,6 +6,7 @@ import { abuseReports, chatConversations, chatMessages, comments, moderationLog,
 import { AppError } from '../../errors';
 import { hit } from '../../http/throttle';
 import { revokeSessions } from '../auth/service';
+import { publishCounts } from '../notifications/live';
 import { recordNotification, type Writer } from '../notifications/service';
 import { blockedWith, visiblePost } from '../posts/access';
 import { deleteComment } from '../posts/comments';
@@ -198,8 +199,9 @@ export function createAbuseService(ctx: AppContext) {
      * report of it; dismissing closes this one. Logged with the administrator's id.
      */
     async act(adminId: number, reportId: number, action: ModerationAction): Promise<ModerationResult> {
-      const { closed, banned } = await db.transaction(async (tx) => {
+      const { closed, banned, deletedMessage } = await db.transaction(async (tx) => {
         let banned: number | null = null;
+        let deletedMessage: { id: number; senderId: number; receiverId: number } | null = null;
         const [report] = await tx
           .select({ id: abuseReports.id, type: abuseReports.targetType, targetId: abuseReports.targetId, targetUserId: abuseReports.targetUserId })
           .from(abuseReports)
@@ -233,9 +235,18 @@ export function createAbuseService(ctx: AppContext) {
             const [row] = await tx
               .delete(chatMessages)
               .where(eq(chatMessages.id, report.targetId))
-              .returning({ senderId: chatMessages.senderId, receiverId: chatMessages.receiverId });
+              .returning({ senderId: chatMessages.senderId, receiverId: chatMessages.receiverId, createdAt: chatMessages.createdAt });
             if (row !== undefined) {
               removed = true;
+              deletedMessage = { id: report.targetId, senderId: row.senderId, receiverId: row.receiverId };
+              // Unread because of this message alone, the receiver's conversation is unread as of
+              // the incoming message before it (none: not at all).
+              await tx
+                .update(chatConversations)
+                .set({
+                  lastIncomingAt: sql`(select max(${chatMessages.createdAt}) from ${chatMessages} where ${chatMessages.senderId} = ${row.senderId} and ${chatMessages.receiverId} = ${row.receiverId} and ${chatMessages.createdAt} < ${row.createdAt})`,
+                })
+                .where(and(eq(chatConversations.userId, row.receiverId), eq(chatConversations.partnerId, row.senderId), eq(chatConversations.lastIncomingAt, row.createdAt)));
               // Both people's lists name the latest message left between them.
               const pair = or(
                 and(eq(chatMessages.senderId, chatConversations.userId), eq(chatMessages.receiverId, chatConversations.partnerId)),
@@ -267,8 +278,17 @@ export function createAbuseService(ctx: AppContext) {
         }
         if (removed) await recordNotification(tx, { userId: report.targetUserId, type: 'notificationDeletedByAdmin' });
         await tx.insert(moderationLog).values({ adminId, action, targetType: type, targetId: report.targetId, targetUserId: report.targetUserId, reportId: report.id });
-        return { closed: closedIds, banned };
+        return { closed: closedIds, banned, deletedMessage };
       });
+      // Both people's open chats let the message go at once (`userId`: the other one of the two).
+      if (deletedMessage !== null) {
+        const { id, senderId, receiverId } = deletedMessage;
+        ctx.realtime.publish(senderId, { type: 'eventMessage', event: 'messageDeleted', userId: receiverId, data: { messageId: id } });
+        ctx.realtime.publish(receiverId, { type: 'eventMessage', event: 'messageDeleted', userId: senderId, data: { messageId: id } });
+        // An unread message gone is one fewer on the receiver's Chat badge (the sender's counts
+        // go out with the notification).
+        await publishCounts(ctx, [receiverId]);
+      }
       // Once the ban is committed (no new session can start): its refresh tokens end and its open sockets close.
       if (banned !== null) {
         await revokeSessions(ctx, banned);
