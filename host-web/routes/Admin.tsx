@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isSdkError } from '../../lib/sdk';
@@ -9,6 +9,7 @@ import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import NotFound from './NotFound';
 import { AbuseReports } from './AdminAbuse';
+import { AdminSection, useAdminList, type AdminMessage } from './AdminSection';
 import styles from './Money.module.css';
 import own from './Admin.module.css';
 
@@ -54,27 +55,15 @@ function Administration() {
   );
 }
 
+const requested = { status: 'requested' } as const;
+
 /** GET /api/admin/payouts and POST /api/admin/payouts/{id}/sent: pay what creators asked for, oldest first. */
 function PayoutRequests() {
   const { t, i18n } = useTranslation();
   const { client } = useFanstage();
-  const [list, setList] = useState<AdminPayout[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { list, setList, failed } = useAdminList<AdminPayout>('/api/admin/payouts', requested);
   const [busy, setBusy] = useState<number | null>(null);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setList(await client.get<AdminPayout[]>('/api/admin/payouts', { status: 'requested' }));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [client]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const [message, setMessage] = useState<AdminMessage | null>(null);
 
   const markPaid = async (payout: AdminPayout) => {
     setBusy(payout.id);
@@ -91,43 +80,26 @@ function PayoutRequests() {
   };
 
   return (
-    <section className={styles.card} aria-labelledby="admin-payouts" data-testid="admin-payouts">
-      <h2 id="admin-payouts" className={styles.subtitle}>
-        {t('admin.payouts.title')}
-      </h2>
-      <div className={own.messages}>
-        <div role="status" aria-live="polite">
-          {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
-        </div>
-        <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
-      </div>
-      {failed ? (
-        <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
-      ) : list === null ? (
-        <p role="status">{t('admin.loading')}</p>
-      ) : list.length === 0 ? (
-        <p>{t('admin.payouts.empty')}</p>
-      ) : (
-        <ul className={styles.list}>
-          {list.map((payout) => (
-            <li key={payout.id} className={styles.row}>
-              <span className={styles.rowMain}>
-                {t('admin.payouts.line', {
-                  amount: exactDollars(payout.amount),
-                  username: payout.user.username,
-                  method: t(`admin.payouts.method.${payout.method}`),
-                  destination: payout.destination ?? '—',
-                  date: new Date(payout.ts).toLocaleDateString(i18n.resolvedLanguage ?? i18n.language),
-                })}
-              </span>
-              <button type="button" className={styles.primary} disabled={busy !== null} aria-label={t('admin.payouts.markPaidOf', { amount: exactDollars(payout.amount), username: payout.user.username })} onClick={() => void markPaid(payout)}>
-                {t('admin.payouts.markPaid')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <AdminSection id="admin-payouts" title={t('admin.payouts.title')} testId="admin-payouts" message={message} failed={failed} list={list} emptyText={t('admin.payouts.empty')}>
+      {(payouts) =>
+        payouts.map((payout) => (
+          <li key={payout.id} className={styles.row}>
+            <span className={styles.rowMain}>
+              {t('admin.payouts.line', {
+                amount: exactDollars(payout.amount),
+                username: payout.user.username,
+                method: t(`admin.payouts.method.${payout.method}`),
+                destination: payout.destination ?? '—',
+                date: new Date(payout.ts).toLocaleDateString(i18n.resolvedLanguage ?? i18n.language),
+              })}
+            </span>
+            <button type="button" className={styles.primary} disabled={busy !== null} aria-label={t('admin.payouts.markPaidOf', { amount: exactDollars(payout.amount), username: payout.user.username })} onClick={() => void markPaid(payout)}>
+              {t('admin.payouts.markPaid')}
+            </button>
+          </li>
+        ))
+      }
+    </AdminSection>
   );
 }
 
@@ -141,22 +113,8 @@ interface ListedOrigin {
 function ListedOrigins() {
   const { t } = useTranslation();
   const { client } = useFanstage();
-  const [list, setList] = useState<ListedOrigin[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setList(await client.get<ListedOrigin[]>('/api/admin/embed-origins'));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [client]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { list, setList, failed } = useAdminList<ListedOrigin>('/api/admin/embed-origins');
+  const [message, setMessage] = useState<AdminMessage | null>(null);
 
   const remove = async (item: ListedOrigin) => {
     setMessage(null);
@@ -170,37 +128,20 @@ function ListedOrigins() {
   };
 
   return (
-    <section className={styles.card} aria-labelledby="admin-origins">
-      <h2 id="admin-origins" className={styles.subtitle}>
-        {t('admin.origins.title')}
-      </h2>
-      <div className={own.messages}>
-        <div role="status" aria-live="polite">
-          {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
-        </div>
-        <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
-      </div>
-      {failed ? (
-        <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
-      ) : list === null ? (
-        <p role="status">{t('admin.loading')}</p>
-      ) : list.length === 0 ? (
-        <p>{t('admin.origins.empty')}</p>
-      ) : (
-        <ul className={styles.list}>
-          {list.map((item) => (
-            <li key={`${item.origin} ${item.userId}`} className={styles.row}>
-              <span className={styles.rowMain}>
-                <span>{item.origin}</span>
-                <span className={styles.muted}>@{item.username}</span>
-              </span>
-              <button type="button" className={styles.secondary} aria-label={t('admin.origins.remove', { origin: item.origin, username: item.username })} onClick={() => void remove(item)}>
-                {t('admin.origins.removeShort')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <AdminSection id="admin-origins" title={t('admin.origins.title')} message={message} failed={failed} list={list} emptyText={t('admin.origins.empty')}>
+      {(origins) =>
+        origins.map((item) => (
+          <li key={`${item.origin} ${item.userId}`} className={styles.row}>
+            <span className={styles.rowMain}>
+              <span>{item.origin}</span>
+              <span className={styles.muted}>@{item.username}</span>
+            </span>
+            <button type="button" className={styles.secondary} aria-label={t('admin.origins.remove', { origin: item.origin, username: item.username })} onClick={() => void remove(item)}>
+              {t('admin.origins.removeShort')}
+            </button>
+          </li>
+        ))
+      }
+    </AdminSection>
   );
 }

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isSdkError } from '../../lib/sdk';
 import type { AdminAbuseReport, ModerationAction, ModerationResult } from '../../lib/contract/abuse';
 import { useFanstage } from '../../lib/ui';
 import styles from './Money.module.css';
 import own from './Admin.module.css';
+import { AdminSection, useAdminList, type AdminMessage } from './AdminSection';
 
 /** The action that removes a report's thing, by its type; a profile is only banned or dismissed. */
 const removal: Record<AdminAbuseReport['type'], { action: ModerationAction; label: string } | null> = {
@@ -22,23 +23,9 @@ const removal: Record<AdminAbuseReport['type'], { action: ModerationAction; labe
 export function AbuseReports() {
   const { t, i18n } = useTranslation();
   const { client } = useFanstage();
-  const [list, setList] = useState<AdminAbuseReport[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { list, setList, failed } = useAdminList<AdminAbuseReport>('/api/admin/abuse');
   const [busy, setBusy] = useState<number | null>(null);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setList(await client.get<AdminAbuseReport[]>('/api/admin/abuse'));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, [client]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const [message, setMessage] = useState<AdminMessage | null>(null);
 
   const act = async (report: AdminAbuseReport, action: ModerationAction) => {
     setBusy(report.id);
@@ -57,61 +44,44 @@ export function AbuseReports() {
 
   const lang = i18n.resolvedLanguage ?? i18n.language;
   return (
-    <section className={styles.card} aria-labelledby="admin-abuse" data-testid="admin-abuse">
-      <h2 id="admin-abuse" className={styles.subtitle}>
-        {t('admin.abuse.title')}
-      </h2>
-      <div className={own.messages}>
-        <div role="status" aria-live="polite">
-          {message?.kind === 'success' ? <p className={styles.success}>{message.text}</p> : null}
-        </div>
-        <div role="alert">{message?.kind === 'error' ? <p className={styles.error}>{message.text}</p> : null}</div>
-      </div>
-      {failed ? (
-        <p className={styles.error}>{t('errors.couldnt-get-info-from-server')}</p>
-      ) : list === null ? (
-        <p role="status">{t('admin.loading')}</p>
-      ) : list.length === 0 ? (
-        <p>{t('admin.abuse.empty')}</p>
-      ) : (
-        <ul className={styles.list}>
-          {list.map((report) => {
-            const remove = removal[report.type];
-            const actions: { action: ModerationAction; label: string; className: string | undefined }[] = [
-              ...(remove && report.present ? [{ action: remove.action, label: t(remove.label), className: styles.danger }] : []),
-              ...(report.author.banned ? [] : [{ action: 'ban' as const, label: t('admin.abuse.ban'), className: styles.danger }]),
-              { action: 'dismiss', label: t('admin.abuse.dismiss'), className: styles.secondary },
-            ];
-            return (
-              <li key={report.id} className={styles.row} data-testid="abuse-report" data-report-id={report.id} data-type={report.type} data-target-id={report.targetId}>
-                <span className={styles.rowMain}>
-                  <span>
-                    {t(report.type === 'user' ? 'admin.abuse.profileLine' : 'admin.abuse.line', {
-                      type: t(`abuse.types.${report.type}`),
-                      author: report.author.username,
-                      reporter: report.reporter.username,
-                      date: new Date(report.ts).toLocaleString(lang),
-                    })}
-                  </span>
-                  <span>{t('admin.abuse.reason', { reason: t(`abuse.reasons.${report.reason}`) })}</span>
-                  {report.text ? <q className={own.reportText}>{report.text}</q> : null}
-                  {report.snapshot.text ? <blockquote className={own.snapshot}>{report.snapshot.text}</blockquote> : null}
-                  {report.snapshot.mediaIds.length > 0 ? <span className={styles.muted}>{t('abuse.media', { count: report.snapshot.mediaIds.length })}</span> : null}
-                  {!report.present && remove ? <span className={styles.muted}>{t('admin.abuse.gone')}</span> : null}
-                  {report.author.banned ? <span className={styles.muted}>{t('admin.abuse.banned')}</span> : null}
+    <AdminSection id="admin-abuse" title={t('admin.abuse.title')} testId="admin-abuse" message={message} failed={failed} list={list} emptyText={t('admin.abuse.empty')}>
+      {(reports) =>
+        reports.map((report) => {
+          const remove = removal[report.type];
+          const actions: { action: ModerationAction; label: string; className: string | undefined }[] = [
+            ...(remove && report.present ? [{ action: remove.action, label: t(remove.label), className: styles.danger }] : []),
+            ...(report.author.banned ? [] : [{ action: 'ban' as const, label: t('admin.abuse.ban'), className: styles.danger }]),
+            { action: 'dismiss', label: t('admin.abuse.dismiss'), className: styles.secondary },
+          ];
+          return (
+            <li key={report.id} className={styles.row} data-testid="abuse-report" data-report-id={report.id} data-type={report.type} data-target-id={report.targetId}>
+              <span className={styles.rowMain}>
+                <span>
+                  {t(report.type === 'user' ? 'admin.abuse.profileLine' : 'admin.abuse.line', {
+                    type: t(`abuse.types.${report.type}`),
+                    author: report.author.username,
+                    reporter: report.reporter.username,
+                    date: new Date(report.ts).toLocaleString(lang),
+                  })}
                 </span>
-                <span className={own.actions}>
-                  {actions.map(({ action, label, className }) => (
-                    <button key={action} type="button" className={className} disabled={busy !== null} aria-label={t('admin.abuse.actionOf', { action: label, id: report.id })} onClick={() => void act(report, action)}>
-                      {label}
-                    </button>
-                  ))}
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </section>
+                <span>{t('admin.abuse.reason', { reason: t(`abuse.reasons.${report.reason}`) })}</span>
+                {report.text ? <q className={own.reportText}>{report.text}</q> : null}
+                {report.snapshot.text ? <blockquote className={own.snapshot}>{report.snapshot.text}</blockquote> : null}
+                {report.snapshot.mediaIds.length > 0 ? <span className={styles.muted}>{t('abuse.media', { count: report.snapshot.mediaIds.length })}</span> : null}
+                {!report.present && remove ? <span className={styles.muted}>{t('admin.abuse.gone')}</span> : null}
+                {report.author.banned ? <span className={styles.muted}>{t('admin.abuse.banned')}</span> : null}
+              </span>
+              <span className={own.actions}>
+                {actions.map(({ action, label, className }) => (
+                  <button key={action} type="button" className={className} disabled={busy !== null} aria-label={t('admin.abuse.actionOf', { action: label, id: report.id })} onClick={() => void act(report, action)}>
+                    {label}
+                  </button>
+                ))}
+              </span>
+            </li>
+          );
+        })
+      }
+    </AdminSection>
   );
 }
