@@ -85,6 +85,8 @@ export const EmbedCodeBody = Type.Object({
   origin: Type.String({ maxLength: 300 }),
   /** The fan pressed Allow in the popup: remember the consent for this origin. */
   allow: Type.Optional(Type.Boolean()),
+  /** With `allow`: credits the site may spend a month without asking (0, the default: ask every time). */
+  allowance: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_00 })),
 });
 export type EmbedCodeBody = Static<typeof EmbedCodeBody>;
 
@@ -107,6 +109,9 @@ export type EmbedConsentState = Static<typeof EmbedConsentState>;
 /** A site the fan allowed to use their account through widgets. */
 export const EmbedConsent = Type.Object({
   origin: Type.String(),
+  /** Credits the site may spend a month without asking; 0 asks every time. */
+  allowance: Type.Integer(),
+  spentThisMonth: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.String({ format: 'date-time' }),
 });

@@ -41,6 +41,12 @@ export const ErrorKeys = [
   'widget-scope',
   'origin-not-allowed',
   'consent-required',
+  // spending: confirmations, allowances, the fan's own limits
+  'confirmation-required',
+  'confirmation-invalid',
+  'spend-cancelled',
+  'spending-limit',
+  'spending-cooldown',
   'embed-origins-not-allowed',
   // profiles and the social graph
   'cannot-target-self',

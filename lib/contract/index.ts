@@ -23,3 +23,4 @@ export * from './invites';
 export * from './partner';
 export * from './contact';
 export * from './abuse';
+export * from './spending';

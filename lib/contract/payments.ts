@@ -86,6 +86,8 @@ export const PayNewCardBody = Type.Object({
   saveCard: Type.Optional(Type.Boolean()),
   /** Where `/gopay-return` sends the person afterwards (same origin or an allowed embed origin). */
   returnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  /** The spend request of a site this payment answers (the platform's card window). */
+  spendRequestId: Type.Optional(Type.String({ minLength: 16, maxLength: 32 })),
   ...BrowserData,
 });
 export type PayNewCardBody = Static<typeof PayNewCardBody>;
@@ -117,6 +119,8 @@ export const PayOldCardBody = Type.Object({
   packageId: Int({ minimum: 1 }),
   cardId: Int({ minimum: 1 }),
   processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  /** The spend request of a site this payment answers (the platform's card window). */
+  spendRequestId: Type.Optional(Type.String({ minLength: 16, maxLength: 32 })),
   ...BrowserData,
 });
 export type PayOldCardBody = Static<typeof PayOldCardBody>;
@@ -178,6 +182,10 @@ export const Transaction = Type.Object(
     giftId: Type.Union([Type.Integer(), Type.Null()]),
     postId: Type.Union([Type.Integer(), Type.Null()]),
     media: Type.Union([Type.Object({ mediaId: Type.Integer() }), Type.Null()]),
+    /** The partner site it was spent on; null on Fanstage itself. */
+    site: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** A top-up: the cents charged to the card for the credits bought. */
+    chargedCents: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
     ts: Type.Integer(),
   },
   { $id: 'Transaction' },

@@ -12,6 +12,7 @@
 
 import type { ChatMessage, MassMessage } from './chat';
 import type { MassGroupName } from './constants';
+import type { SpendRequestRef } from './spending';
 
 /** Events of SPEC §7 `eventMessage`: the client's indicators and the server's notices. */
 export type ClientEvent = 'typing' | 'stoptyping' | 'mediaupload' | 'audiorecord';
@@ -94,7 +95,7 @@ export type ServerMessage =
    * A client message the server refused: `statusText` is a message key of the error catalogue;
    * `ref` the refused message's type and `msgId` its id when it had one.
    */
-  | { type: 'error'; statusText: string; ref?: string; msgId?: string };
+  | { type: 'error'; statusText: string; ref?: string; msgId?: string; body?: SpendRequestRef };
 
 /** What a client sends. */
 export type ClientMessage =

@@ -84,6 +84,8 @@ export const SubscriptionPayCardBody = Type.Object({
   cardId: Type.Optional(Int({ minimum: 1 })),
   processor: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
   returnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  /** The spend request of a site this payment answers (the platform's card window). */
+  spendRequestId: Type.Optional(Type.String({ minLength: 16, maxLength: 32 })),
 });
 export type SubscriptionPayCardBody = Static<typeof SubscriptionPayCardBody>;
 

@@ -182,7 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // with a bearer token bound to its origin, which the guard checks; cookies never cross.
   const apiCors = {
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language', 'Fanstage-Confirmation'],
     exposedHeaders: ['Apiversion', 'Language'],
     maxAge: 600,
   };

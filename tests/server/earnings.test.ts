@@ -9,6 +9,9 @@ import { account, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, reserve, se
 import { paymentCards, payoutRequests, users } from '../../server/src/db/schema';
 import { MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from '../../server/src/features/spending/domain';
 
+/** A spend on the platform's own pages, as the fan's click there makes it. */
+const PLATFORM = { channel: 'platform', at: new Date() } as const;
+
 let server: TestServer;
 let app: FastifyInstance;
 
@@ -328,7 +331,7 @@ describe('affiliates', () => {
     await fundWallet(app, fan.id, 400);
     const db = app.fanstage.db;
     const later = new Date(app.fanstage.clock.now().getTime() + 3_600_000);
-    const holdId = await inTransaction(db, (tx) => reserve(tx, { key: `call-affiliate:${fan.id}`, userId: fan.id, beneficiaryId: creator.id, amount: 400, purpose: 'call', expiresAt: later }));
+    const holdId = await inTransaction(db, (tx) => reserve(tx, { key: `call-affiliate:${fan.id}`, userId: fan.id, beneficiaryId: creator.id, amount: 400, purpose: 'call', via: PLATFORM, expiresAt: later }));
     // A minute the fan pays 200 for and the creator earns 160 of: a fee of 40, 10 % of it the referrer's.
     await inTransaction(db, (tx) => settle(tx, { key: `call-affiliate:${fan.id}:minute:1`, holdId, fanAmount: 200, earnerCents: 160, meta: { purpose: 'call' } }));
     const share = Math.floor((40 * AFFILIATE_SHARE_PERCENT) / 100);

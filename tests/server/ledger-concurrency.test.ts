@@ -14,6 +14,9 @@ import { ledgerHolds, ledgerTransfers } from '../../server/src/db/schema';
 import { AppError } from '../../server/src/errors';
 import { account, accountId, inTransaction, pay, release, reserve, settle, transfer, type TransferResult } from '../../server/src/ledger';
 
+/** A spend on the platform's own pages, as the fan's click there makes it. */
+const PLATFORM = { channel: 'platform', at: new Date() } as const;
+
 const onPostgres = Boolean(process.env.DATABASE_URL?.trim());
 
 let server: TestServer;
@@ -52,7 +55,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
     await fundWallet(app, fan, n * price);
     const results = await all(
       Array.from({ length: 200 }, (_, i) => () =>
-        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:${i}`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: price, earnerCents: 95, meta: { mediaId: i } })),
+        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:${i}`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: price, earnerCents: 95, meta: { mediaId: i } })),
       ),
     );
     expect(count(results, (r) => r.ok && !r.value.replayed)).toBe(n);
@@ -69,7 +72,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
     await fundWallet(app, fan, 119 + 37);
     const results = await all(
       Array.from({ length: 200 }, (_, i) => () =>
-        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:${i}`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: i } })),
+        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:${i}`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: i } })),
       ),
     );
     expect(count(results, (r) => r.ok)).toBe(1);
@@ -113,7 +116,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
     await accountId(db(), account.earnings(creator));
     const results = await all(
       Array.from({ length: 20 }, () => () =>
-        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:1`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 1 } })),
+        inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:1`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 1 } })),
       ),
     );
     expect(results.every((r) => r.ok)).toBe(true);
@@ -130,7 +133,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
     await fundWallet(app, fan, 119);
     // Every account exists already, so the twins find all they need in their first statement.
     await accountId(db(), account.earnings(creator));
-    const input = { key: `unlock:${fan}:9`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 9 } };
+    const input = { key: `unlock:${fan}:9`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 9 } };
     // The first payment holds its transaction open until seven twins are queued on its locks:
     // each twin's statement began before the first committed, and must still replay.
     let commit!: () => void;
@@ -223,7 +226,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
 
     // 50 holds of 300 at once from 1000: three fit.
     const reserves = await all(
-      Array.from({ length: 50 }, (_, i) => () => inTransaction(db(), (tx) => reserve(tx, { key: `call:${fan}:${i}`, userId: fan, beneficiaryId: creator, amount: 300, purpose: 'call', expiresAt }))),
+      Array.from({ length: 50 }, (_, i) => () => inTransaction(db(), (tx) => reserve(tx, { key: `call:${fan}:${i}`, userId: fan, beneficiaryId: creator, amount: 300, purpose: 'call', via: PLATFORM, expiresAt }))),
     );
     const holds = reserves.filter((r) => r.ok).map((r) => (r as { value: number }).value);
     expect(holds).toHaveLength(3);
@@ -233,7 +236,7 @@ describe.skipIf(!onPostgres)('the ledger under concurrent transactions (PostgreS
 
     // The same hold key 20 times at once: one hold, paid for once.
     const again = await all(
-      Array.from({ length: 20 }, () => () => inTransaction(db(), (tx) => reserve(tx, { key: `call:${fan}:same`, userId: fan, beneficiaryId: creator, amount: 60, purpose: 'call', expiresAt }))),
+      Array.from({ length: 20 }, () => () => inTransaction(db(), (tx) => reserve(tx, { key: `call:${fan}:same`, userId: fan, beneficiaryId: creator, amount: 60, purpose: 'call', via: PLATFORM, expiresAt }))),
     );
     expect(new Set(again.map((r) => (r.ok ? r.value : r.key))).size).toBe(1);
     expect(await walletOf(app, fan)).toBe(40);

@@ -35,6 +35,9 @@ import {
 } from '../../server/src/ledger';
 import { fanPriceCents, priceSteps } from '../../lib/sdk/rules/price';
 
+/** A spend on the platform's own pages, as the fan's click there makes it. */
+const PLATFORM = { channel: 'platform', at: new Date() } as const;
+
 /**
  * Under CI the file runs twice, on PGlite and on PostgreSQL: 500 sequences on PGlite (an
  * embedded database in WebAssembly, about twice as slow a step) and 1000 on PostgreSQL make
@@ -272,13 +275,13 @@ async function step(model: Model, op: Op): Promise<{ expected: Outcome; actual: 
     case 'gift': {
       const gift = catalogue[op.gift % catalogue.length]!;
       const fan = fans[op.fan]!;
-      return payWith({ key: `gift:${fan}:${nextId()}`, kind: 'gift', fanId: fan, earnerId: creators[op.creator]!, fanAmount: gift.gValue, earnerCents: gift.cValue, meta: { giftId: gift.id } });
+      return payWith({ key: `gift:${fan}:${nextId()}`, kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creators[op.creator]!, fanAmount: gift.gValue, earnerCents: gift.cValue, meta: { giftId: gift.id } });
     }
     case 'unlock': {
       const fan = fans[op.fan]!;
       const mediaId = nextId();
       const price = unlockSteps[op.step]!;
-      return payWith({ key: `unlock:${fan}:${mediaId}`, kind: 'unlock', fanId: fan, earnerId: creators[op.creator]!, fanAmount: fanPriceCents(price, salt), earnerCents: price, meta: { mediaId } });
+      return payWith({ key: `unlock:${fan}:${mediaId}`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creators[op.creator]!, fanAmount: fanPriceCents(price, salt), earnerCents: price, meta: { mediaId } });
     }
     case 'subscribe': {
       const sub = { id: nextId(), fan: fans[op.fan]!, creator: creators[op.creator]!, price: op.price, fanAmount: fanPriceCents(op.price, salt), periodsPaid: 0 };
@@ -304,7 +307,7 @@ async function step(model: Model, op: Op): Promise<{ expected: Outcome; actual: 
     case 'reserve': {
       const fan = fans[op.fan]!;
       const expiresAt = new Date(app.fanstage.clock.now().getTime() + op.ttlHours * 3_600_000);
-      const input: ReserveInput = { key: `call:${nextId()}`, userId: fan, beneficiaryId: creators[op.creator]!, amount: op.amount, purpose: 'call', expiresAt };
+      const input: ReserveInput = { key: `call:${nextId()}`, userId: fan, beneficiaryId: creators[op.creator]!, amount: op.amount, purpose: 'call', via: PLATFORM, expiresAt };
       const expected: Outcome = model.get(walletKey(fan)) >= op.amount ? 'moved' : 'noMoney';
       let holdId = 0;
       const actual = await outcomeOf(async () => {
@@ -416,7 +419,7 @@ async function step(model: Model, op: Op): Promise<{ expected: Outcome; actual: 
     case 'overspend': {
       const fan = fans[op.fan]!;
       const fanAmount = model.get(walletKey(fan)) + op.extra;
-      return payWith({ key: `unlock:${fan}:${nextId()}`, kind: 'unlock', fanId: fan, earnerId: creators[op.fan]!, fanAmount, earnerCents: Math.floor(fanAmount / 2) });
+      return payWith({ key: `unlock:${fan}:${nextId()}`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creators[op.fan]!, fanAmount, earnerCents: Math.floor(fanAmount / 2) });
     }
   }
 }
@@ -424,7 +427,7 @@ async function step(model: Model, op: Op): Promise<{ expected: Outcome; actual: 
 function periodPayment(sub: Model['subscriptions'][number], period: number): PaymentInput {
   return {
     key: `subscription:${sub.id}:${period}`,
-    kind: 'subscription',
+    kind: 'subscription', via: PLATFORM,
     fanId: sub.fan,
     earnerId: sub.creator,
     fanAmount: sub.fanAmount,

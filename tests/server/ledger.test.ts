@@ -16,6 +16,9 @@ import { account, accountId, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, 
 import { describeReport } from '../../server/src/ledger/reconcile';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 
+/** A spend on the platform's own pages, as the fan's click there makes it. */
+const PLATFORM = { channel: 'platform', at: new Date() } as const;
+
 let server: TestServer;
 let app: FastifyInstance;
 
@@ -113,7 +116,7 @@ describe('transfers', () => {
     const creator = await user();
     await fundWallet(app, fan, 100);
     const k = key('unlock');
-    const spend = { key: k, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: 150, earnerCents: 120 };
+    const spend = { key: k, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 150, earnerCents: 120 };
     // Rolled back by the refusal.
     expect(await refusal(() => inTransaction(db(), (tx) => pay(tx, spend)))).toBe('noMoney');
     // Caught inside the transaction, which then commits other work.
@@ -153,7 +156,7 @@ describe('payments', () => {
     expect(fanAmount).toBeGreaterThan(price);
     await fundWallet(app, fan, 1000);
     const feesBefore = await balanceOf(db(), account.fees);
-    await inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:1`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount, earnerCents: price, meta: { mediaId: 1 } }));
+    await inTransaction(db(), (tx) => pay(tx, { key: `unlock:${fan}:1`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount, earnerCents: price, meta: { mediaId: 1 } }));
     expect(await walletOf(app, fan)).toBe(1000 - fanAmount);
     expect(await earningsOf(app, creator)).toBe(price);
     expect((await balanceOf(db(), account.fees)) - feesBefore).toBe(fanAmount - price);
@@ -168,11 +171,11 @@ describe('payments', () => {
     await fundWallet(app, fan, 10_000);
     // A gift of 2000 cents costs 2500 credits: a fee of 500, of which the affiliate gets 50.
     const feesBefore = await balanceOf(db(), account.fees);
-    await pay(db(), { key: `gift:${fan}:a`, kind: 'gift', fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 6 } });
+    await pay(db(), { key: `gift:${fan}:a`, kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 6 } });
     expect(await earningsOf(app, referrer)).toBe((500 * AFFILIATE_SHARE_PERCENT) / 100);
     expect((await balanceOf(db(), account.fees)) - feesBefore).toBe(450);
     // A fee of 119 - 95 = 24: the affiliate's 10 % is 2.4, rounded down to 2.
-    await pay(db(), { key: `unlock:${fan}:2`, kind: 'unlock', fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 2 } });
+    await pay(db(), { key: `unlock:${fan}:2`, kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 119, earnerCents: 95, meta: { mediaId: 2 } });
     expect(await earningsOf(app, referrer)).toBe(52);
     expect((await balanceOf(db(), account.fees)) - feesBefore).toBe(450 + 22);
     expect(await earningsOf(app, creator)).toBe(2095);
@@ -182,11 +185,11 @@ describe('payments', () => {
     // The referrer's account is deleted (referrer_id becomes null): sending the gift again is
     // still the same payment, and replays without moving anything.
     await db().update(users).set({ referrerId: null }).where(eq(users.id, fan));
-    const replay = await pay(db(), { key: `gift:${fan}:a`, kind: 'gift', fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 6 } });
+    const replay = await pay(db(), { key: `gift:${fan}:a`, kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 6 } });
     expect(replay.replayed).toBe(true);
     expect(await earningsOf(app, referrer)).toBe(52);
     expect(await walletOf(app, fan)).toBe(10_000 - 2500 - 119);
-    expect(await refusal(() => pay(db(), { key: `gift:${fan}:a`, kind: 'gift', fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 7 } }))).toBe(
+    expect(await refusal(() => pay(db(), { key: `gift:${fan}:a`, kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 2500, earnerCents: 2000, meta: { giftId: 7 } }))).toBe(
       'idempotency-conflict',
     );
   });
@@ -196,8 +199,8 @@ describe('payments', () => {
     const creator = await user();
     await db().update(users).set({ referrerId: fan }).where(eq(users.id, fan));
     await fundWallet(app, fan, 1000);
-    await pay(db(), { key: key('gift'), kind: 'gift', fanId: fan, earnerId: creator, fanAmount: 125, earnerCents: 100 });
-    await pay(db(), { key: key('gift'), kind: 'gift', fanId: fan, earnerId: creator, fanAmount: 100, earnerCents: 100 });
+    await pay(db(), { key: key('gift'), kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 125, earnerCents: 100 });
+    await pay(db(), { key: key('gift'), kind: 'gift', via: PLATFORM, fanId: fan, earnerId: creator, fanAmount: 100, earnerCents: 100 });
     expect(await earningsOf(app, fan)).toBe(0);
     expect(await earningsOf(app, creator)).toBe(200);
     expect(await walletOf(app, fan)).toBe(775);
@@ -207,7 +210,7 @@ describe('payments', () => {
   it('refuses a payment whose creator would earn more than the fan pays', async () => {
     const fan = await user();
     await fundWallet(app, fan, 1000);
-    await expect(pay(db(), { key: key('unlock'), kind: 'unlock', fanId: fan, earnerId: fan, fanAmount: 10, earnerCents: 11 })).rejects.toThrow(/earnerCents/);
+    await expect(pay(db(), { key: key('unlock'), kind: 'unlock', via: PLATFORM, fanId: fan, earnerId: fan, fanAmount: 10, earnerCents: 11 })).rejects.toThrow(/earnerCents/);
     expect(await walletOf(app, fan)).toBe(1000);
   });
 });
@@ -220,10 +223,10 @@ describe('holds', () => {
     const creator = await user();
     await fundWallet(app, fan, 1000);
     const holdKey = key('call');
-    const holdId = await inTransaction(db(), (tx) => reserve(tx, { key: holdKey, userId: fan, beneficiaryId: creator, amount: 600, purpose: 'call', expiresAt: later() }));
+    const holdId = await inTransaction(db(), (tx) => reserve(tx, { key: holdKey, userId: fan, beneficiaryId: creator, amount: 600, purpose: 'call', via: PLATFORM, expiresAt: later() }));
     expect(await walletOf(app, fan)).toBe(400);
-    expect(await reserve(db(), { key: holdKey, userId: fan, beneficiaryId: creator, amount: 600, purpose: 'call', expiresAt: later() })).toBe(holdId);
-    expect(await refusal(() => reserve(db(), { key: holdKey, userId: fan, beneficiaryId: creator, amount: 700, purpose: 'call', expiresAt: later() }))).toBe(
+    expect(await reserve(db(), { key: holdKey, userId: fan, beneficiaryId: creator, amount: 600, purpose: 'call', via: PLATFORM, expiresAt: later() })).toBe(holdId);
+    expect(await refusal(() => reserve(db(), { key: holdKey, userId: fan, beneficiaryId: creator, amount: 700, purpose: 'call', via: PLATFORM, expiresAt: later() }))).toBe(
       'idempotency-conflict',
     );
     expect(await walletOf(app, fan)).toBe(400);
@@ -260,7 +263,7 @@ describe('holds', () => {
     const creator = await user();
     await fundWallet(app, fan, 50);
     const holdKey = key('call');
-    const input = { key: holdKey, userId: fan, beneficiaryId: creator, amount: 60, purpose: 'call', expiresAt: later() };
+    const input = { key: holdKey, userId: fan, beneficiaryId: creator, amount: 60, purpose: 'call', via: PLATFORM, expiresAt: later() };
     expect(await inTransaction(db(), (tx) => refusal(() => reserve(tx, input)))).toBe('noMoney');
     expect(await db().select().from(ledgerHolds).where(eq(ledgerHolds.key, holdKey))).toEqual([]);
     expect(await walletOf(app, fan)).toBe(50);
@@ -272,7 +275,7 @@ describe('holds', () => {
     const creator = await user();
     await fundWallet(app, fan, 300);
     const expiresAt = new Date(app.fanstage.clock.now().getTime() + 60_000);
-    const holdId = await reserve(db(), { key: key('call'), userId: fan, beneficiaryId: creator, amount: 250, purpose: 'call', expiresAt });
+    const holdId = await reserve(db(), { key: key('call'), userId: fan, beneficiaryId: creator, amount: 250, purpose: 'call', via: PLATFORM, expiresAt });
     await settle(db(), { key: key('minute'), holdId, fanAmount: 100, earnerCents: 80 });
     await app.fanstage.jobs.runNow('lapsed-holds');
     expect((await holdRow(holdId)).status).toBe('open');
@@ -315,7 +318,7 @@ describe('reconciliation', () => {
     const fan = await user();
     const creator = await user();
     await fundWallet(app, fan, 100);
-    const holdId = await reserve(db(), { key: key('call'), userId: fan, beneficiaryId: creator, amount: 100, purpose: 'call', expiresAt: new Date(Date.now() + 3_600_000) });
+    const holdId = await reserve(db(), { key: key('call'), userId: fan, beneficiaryId: creator, amount: 100, purpose: 'call', via: PLATFORM, expiresAt: new Date(Date.now() + 3_600_000) });
     await db().update(ledgerHolds).set({ remaining: 90 }).where(eq(ledgerHolds.id, holdId));
     const report = await reconcile(db());
     expect(report.ok).toBe(false);

@@ -4,6 +4,7 @@ import { ledgerHolds, users } from '../db/schema';
 import { AppError } from '../errors';
 import { feeLegs } from './pay';
 import { inTransaction, withinTransaction } from './retry';
+import { authorizeSpend, recordSpend, releaseSpend, type SpendVia } from './spend-guard';
 import { account, findTransfer, requestHash, sortedMeta, transfer, type Leg, type TransferInput, type TransferResult, type Tx } from './transfer';
 
 export interface ReserveInput {
@@ -13,6 +14,11 @@ export interface ReserveInput {
   amount: number;
   purpose: string;
   expiresAt: Date;
+  /** Where the fan spends and on whose word (./spend-guard.ts): a hold is a spend from the moment it is taken. */
+  via: SpendVia;
+  /** What is bought, which a confirmation must match; default the purpose. */
+  subject?: string;
+  details?: Record<string, string | number | null>;
 }
 
 type HoldRow = typeof ledgerHolds.$inferSelect;
@@ -24,8 +30,9 @@ function sameHold(existing: Pick<HoldRow, 'userId' | 'beneficiaryId' | 'amount'>
 /**
  * Sets money aside from a wallet (a paid call's next minute): the wallet gives `amount` to the
  * platform's holds account (transfer `hold:{key}`) and a hold row remembers whose it is.
- * Refused with `noMoney`, leaving no hold behind. Returns the hold's id; the same key returns
- * the same hold (a different request under it is an `idempotency-conflict`).
+ * Refused with `noMoney`, leaving no hold behind, and by the spend guard as `pay` is. Returns
+ * the hold's id; the same key returns the same hold (a different request under it is an
+ * `idempotency-conflict`).
  */
 export async function reserve(tx: Tx, input: ReserveInput): Promise<number> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error(`A hold needs a positive amount, got ${input.amount}`);
@@ -37,6 +44,17 @@ export async function reserve(tx: Tx, input: ReserveInput): Promise<number> {
     };
     const before = await existingHold();
     if (before !== undefined) return before;
+    const spend = {
+      fanId: input.userId,
+      kind: input.purpose,
+      amount: input.amount,
+      creatorId: input.beneficiaryId,
+      subject: input.subject ?? input.purpose,
+      details: input.details,
+      key: `hold:${input.key}`,
+      via: input.via,
+    };
+    const grant = await authorizeSpend(t, spend);
     const [hold] = await t
       .insert(ledgerHolds)
       .values({ key: input.key, userId: input.userId, beneficiaryId: input.beneficiaryId, amount: input.amount, remaining: input.amount, purpose: input.purpose, expiresAt: input.expiresAt })
@@ -65,6 +83,7 @@ export async function reserve(tx: Tx, input: ReserveInput): Promise<number> {
       if (error instanceof AppError) await t.delete(ledgerHolds).where(eq(ledgerHolds.id, hold.id));
       throw error;
     }
+    if (grant !== null) await recordSpend(t, spend, grant, spend.key, hold.id);
     return hold.id;
   });
 }
@@ -148,6 +167,7 @@ export async function release(tx: Tx, holdId: number, now: Date = new Date()): P
           { account: account.wallet(hold.userId), amount: hold.remaining },
         ],
       });
+      await releaseSpend(t, hold.id, hold.remaining);
     }
     await t.update(ledgerHolds).set({ remaining: 0, status: 'closed', closedAt: now }).where(eq(ledgerHolds.id, hold.id));
     return hold.remaining;

@@ -9,3 +9,4 @@ export { pay, AFFILIATE_SHARE_PERCENT, type PaymentInput } from './pay';
 export { reserve, settle, release, releaseLapsedHolds, type ReserveInput, type SettleInput } from './holds';
 export { reconcile, type ReconciliationReport } from './reconcile';
 export { inTransaction, withinTransaction } from './retry';
+export { authorizeSpend, isSpendRefusal, ConfirmationNeeded, limitsAt, spentAt, LIMIT_RAISE_DELAY_MS, type SpendVia, type SpendAsk } from './spend-guard';

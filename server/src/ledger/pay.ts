@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
+import { authorizeSpend, recordSpend, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
 /** The affiliate's share of the platform's fee on what a referred fan spends, in per cent. */
@@ -17,6 +18,12 @@ export interface PaymentInput {
   /** Cents the earner receives (the stored price, or a gift's cValue); the rest is the platform's fee. */
   earnerCents: number;
   meta?: Record<string, string | number | null>;
+  /** Where the fan spends and on whose word: checked against his limits and the site's allowance. */
+  via: SpendVia;
+  /** What is bought, which a confirmation must match (`gift:3`, `media:17`); default the kind. */
+  subject?: string;
+  /** What the confirmation popup shows of it. */
+  details?: Record<string, string | number | null>;
 }
 
 export function feeLegs(fanId: number, fee: number, referrerId: number | null): { legs: Leg[]; affiliate: number } {
@@ -30,25 +37,35 @@ export function feeLegs(fanId: number, fee: number, referrerId: number | null): 
 /**
  * A fan pays a creator: the fan's wallet gives `fanAmount`, the creator's earnings get
  * `earnerCents`, the platform keeps the difference, of which the fan's affiliate (if any) gets
- * their share — all one transfer. Refused with `noMoney` when the wallet cannot pay.
+ * their share — all one transfer. Refused with `noMoney` when the wallet cannot pay, and by the
+ * spend guard (./spend-guard.ts) when the fan's limits, cool-down or the site's allowance say no.
  */
 export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> {
   const { fanAmount, earnerCents } = input;
   if (!Number.isSafeInteger(fanAmount) || !Number.isSafeInteger(earnerCents) || earnerCents < 0 || fanAmount < earnerCents || fanAmount <= 0) {
     throw new Error(`A payment needs 0 < earnerCents <= fanAmount, got ${earnerCents} of ${fanAmount}`);
   }
+  const spend = { fanId: input.fanId, kind: input.kind, amount: fanAmount, creatorId: input.earnerId, subject: input.subject ?? input.kind, details: input.details, key: input.key, via: input.via };
+  const grant = await authorizeSpend(tx, spend);
   const [fan] = await tx.select({ referrerId: users.referrerId }).from(users).where(eq(users.id, input.fanId));
   const { legs: fees, affiliate } = feeLegs(input.fanId, fanAmount - earnerCents, fan?.referrerId ?? null);
   const legs: Leg[] = [{ account: account.wallet(input.fanId), amount: -fanAmount }];
   if (earnerCents > 0) legs.push({ account: account.earnings(input.earnerId), amount: earnerCents });
   legs.push(...fees);
-  return transfer(tx, {
+  const result = await transfer(tx, {
     key: input.key,
     kind: input.kind,
     userId: input.fanId,
     counterpartyId: input.earnerId,
-    meta: { ...input.meta, ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}) },
+    meta: {
+      ...input.meta,
+      ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}),
+      // Where it was spent, for the receipts; not part of what makes a resend the same request.
+      ...(grant?.origin ? { site: grant.origin } : {}),
+    },
     legs,
     fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
   });
+  if (grant !== null && !result.replayed) await recordSpend(tx, spend, grant, input.key);
+  return result;
 }

@@ -23,6 +23,8 @@ export interface Viewer {
   scope: 'full' | 'widget';
   /** The page origin a widget session is bound to; null for full sessions. */
   origin: string | null;
+  /** The fan's consent behind a widget session on a partner site; null for the platform's own. */
+  consentId: number | null;
 }
 
 /** What binds a widget session: the site's origin and the fan's consent behind it. */
@@ -261,6 +263,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
     emailVerified: user.emailVerified,
     scope: binding === null ? 'full' : 'widget',
     origin: binding?.origin ?? null,
+    consentId,
   };
   return { viewer, sessionFamily };
 }

@@ -335,7 +335,7 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       withBody({
-        code: await issueEmbedCode(ctx, viewerOf(request).id, request.body.origin, request.body.allow === true),
+        code: await issueEmbedCode(ctx, viewerOf(request).id, request.body.origin, request.body.allow === true, request.body.allowance ?? 0),
         expiresIn: actionTokenMs['embed-login'] / 1000,
       }),
   );

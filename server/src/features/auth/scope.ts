@@ -1,7 +1,10 @@
 /**
  * What a widget session may do: the actions the embeddable widgets offer a fan on a creator's
  * site — follow, like, comment, gift and tip, unlock, subscribe, chat, call, and top-up through
- * the platform's own card page — plus the reads they need. Everything else (password, e-mail,
+ * the platform's own card page — plus the reads they need. A widget's token lives in the partner
+ * page's storage, so whatever it may do that page's script may do without the fan: its spends
+ * pass only within the allowance the fan gave the site or once he confirmed them in the
+ * platform's popup (features/spending/requests.ts), and it never charges a card. Everything else (password, e-mail,
  * embed origins, payouts, card removal, account deletion, partner data, admin) is refused with
  * `widget-scope`: a site a fan allowed must not be able to take the account over.
  *
@@ -33,23 +36,25 @@ export const widgetRoutes: ReadonlySet<string> = new Set([
   'POST /api/users/tip',
   'POST /api/media/unlock',
   'GET /api/media/:id',
-  // subscriptions
+  // subscriptions (a card subscription only opens a request paid in the platform's card window)
   'GET /api/subscription/offer',
   'GET /api/subscription/:id',
   'GET /api/subscription/subscribing',
   'POST /api/subscription/subscribe/:offerId',
   'POST /api/subscription/pay-new-card',
   'POST /api/subscription/pay-old-card',
-  // credits: balance and top-up on the platform's card page
+  // credits: balance, and top-ups, which only open a request paid in the platform's card window
   'GET /api/payments/processors',
   'GET /api/payments/packages',
   'GET /api/payments/balance',
   'GET /api/payments/cards',
   'POST /api/payments/pay-new-card',
   'POST /api/payments/pay-old-card',
-  'POST /api/payments/order',
   'GET /api/payments/sandboxresult',
   'GET /api/payments/transactions',
+  // spend requests: the widget reads the fan's answer, or withdraws what it asked (never confirms)
+  'GET /api/spend-requests/:id',
+  'POST /api/spend-requests/:id/cancel',
   // calls (the socket carries them; these are a call's record, its ICE servers and a creator's minute price)
   'GET /api/calls/:id',
   'GET /api/calls/:id/ice-servers',

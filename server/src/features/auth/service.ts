@@ -1,8 +1,10 @@
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { actionTokens, embedConsents, embedOrigins, loginAttempts, refreshTokens, users } from '../../db/schema';
+import { actionTokens, embedConsents, embedOrigins, loginAttempts, refreshTokens, spends, users } from '../../db/schema';
+import { startOfUtcMonth } from '../../ledger/spend-guard';
+import type { EmbedConsent } from '../../../../lib/contract/auth';
 import { AppError } from '../../errors';
 import { pruneThrottleEvents } from '../../http/throttle';
 import { mailerOf } from '../../mail';
@@ -555,7 +557,7 @@ export async function embedConsentState(ctx: AppContext, userId: number, value: 
  * Allow button) or before. The code carries the binding, so the session it becomes is a widget
  * session of that origin and that consent.
  */
-export async function issueEmbedCode(ctx: AppContext, userId: number, value: string, allow = false): Promise<string> {
+export async function issueEmbedCode(ctx: AppContext, userId: number, value: string, allow = false, allowance = 0): Promise<string> {
   const origin = exactOrigin(value);
   if (origin === null) throw new AppError('invalid-request', { body: { location: 'body', field: 'origin', reason: 'not an origin' } });
   if (isPlatformOrigin(ctx.config, origin)) return createActionToken(ctx, userId, 'embed-login', { origin, consentId: null });
@@ -564,7 +566,7 @@ export async function issueEmbedCode(ctx: AppContext, userId: number, value: str
     if (!allow) throw new AppError('consent-required');
     const [row] = await ctx.db
       .insert(embedConsents)
-      .values({ userId, origin })
+      .values({ userId, origin, monthlyAllowance: allowance })
       .onConflictDoUpdate({ target: [embedConsents.userId, embedConsents.origin], set: { lastUsedAt: new Date() } })
       .returning({ id: embedConsents.id });
     consent = row ?? null;
@@ -599,13 +601,28 @@ export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: s
 }
 
 /** GET /api/embed/consents: the sites the fan allowed, newest use first (settings). */
-export async function listEmbedConsents(ctx: AppContext, userId: number): Promise<{ origin: string; createdAt: string; lastUsedAt: string }[]> {
-  const rows = await ctx.db
-    .select({ origin: embedConsents.origin, createdAt: embedConsents.createdAt, lastUsedAt: embedConsents.lastUsedAt })
-    .from(embedConsents)
-    .where(eq(embedConsents.userId, userId))
-    .orderBy(desc(embedConsents.lastUsedAt), asc(embedConsents.origin));
-  return rows.map((r) => ({ origin: r.origin, createdAt: r.createdAt.toISOString(), lastUsedAt: r.lastUsedAt.toISOString() }));
+export async function listEmbedConsents(ctx: AppContext, userId: number): Promise<EmbedConsent[]> {
+  const month = startOfUtcMonth(ctx.clock.now());
+  const [rows, spent] = await Promise.all([
+    ctx.db
+      .select({ origin: embedConsents.origin, allowance: embedConsents.monthlyAllowance, createdAt: embedConsents.createdAt, lastUsedAt: embedConsents.lastUsedAt })
+      .from(embedConsents)
+      .where(eq(embedConsents.userId, userId))
+      .orderBy(desc(embedConsents.lastUsedAt), asc(embedConsents.origin)),
+    ctx.db
+      .select({ origin: spends.origin, total: sql<string>`sum(${spends.amount})` })
+      .from(spends)
+      .where(and(eq(spends.userId, userId), gte(spends.createdAt, month), isNotNull(spends.origin)))
+      .groupBy(spends.origin),
+  ]);
+  const bySite = new Map(spent.map((r) => [r.origin, Number(r.total)]));
+  return rows.map((r) => ({
+    origin: r.origin,
+    allowance: r.allowance,
+    spentThisMonth: bySite.get(r.origin) ?? 0,
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt.toISOString(),
+  }));
 }
 
 /**

@@ -5,7 +5,7 @@ import { avatarUrl } from '../../../../lib/sdk/rules/media';
 import type { AppContext } from '../../context';
 import { blocks, calls, creditPackages, ledgerHolds, media, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import { account, balanceOf, inTransaction, release, reserve, settle, type Tx } from '../../ledger';
+import { account, authorizeSpend, balanceOf, inTransaction, isSpendRefusal, release, reserve, settle, type SpendVia, type Tx } from '../../ledger';
 import { balancesChanged } from '../../realtime/after-commit';
 import { isStaff } from '../chat/domain';
 import { storeCallEntry } from '../chat/service';
@@ -26,6 +26,11 @@ import {
 } from './domain';
 
 export type CallRow = typeof calls.$inferSelect;
+
+/** Where a call's minute is spent: from the site the fan called on, covered by his confirmation of its price or by the site's allowance. */
+function minuteVia(row: Pick<CallRow, 'spendOrigin' | 'spendConfirmed'>, at: Date): SpendVia {
+  return row.spendOrigin === null ? { channel: 'platform', at } : { channel: 'site', at, origin: row.spendOrigin, confirmed: row.spendConfirmed };
+}
 
 /** The open states, written as the partial indexes have them so the planner can use those. */
 const isOpen = sql`${calls.state} in ('ringing', 'live')`;
@@ -222,7 +227,7 @@ export function createCallService(ctx: AppContext, nodeId: string) {
      * another call (`idempotency-conflict`). Stored and answered `busy` when either person is
      * in an open call, `noCredit` when the caller's wallet cannot pay one minute.
      */
-    async offer(callerId: number, callId: string, calleeId: number): Promise<OfferOutcome> {
+    async offer(callerId: number, callId: string, calleeId: number, via: SpendVia = { channel: 'platform', at: now() }): Promise<OfferOutcome> {
       const at = now();
       return inTransaction(db, async (tx) => {
         // Both people's rows are locked, lowest id first: two offers that share a person run
@@ -275,12 +280,28 @@ export function createCallService(ctx: AppContext, nodeId: string) {
           .limit(1);
         if (open !== undefined) return refuse('busy');
         if (agreedPrice > 0 && (await balanceOf(tx, account.wallet(callerId))) < agreedPrice) return refuse('noCredit');
+        // From a partner site the fan accepts the price per minute in the platform's popup,
+        // unless the site's allowance has room for a minute; his limits hold either way.
+        let spendConfirmed = false;
+        if (agreedPrice > 0 && via.channel === 'site') {
+          const grant = await authorizeSpend(tx, {
+            fanId: callerId,
+            kind: 'call',
+            amount: agreedPrice,
+            creatorId: calleeId,
+            subject: `call:${calleeId}`,
+            details: { perMinute: agreedPrice },
+            key: `call-ask:${callId}`,
+            via,
+          });
+          spendConfirmed = grant?.confirmed ?? false;
+        }
 
         // The partial unique indexes back the check above: should anything slip past it, the
         // insert stores nothing and the call is busy.
         const [stored] = await tx
           .insert(calls)
-          .values({ ...base, state: 'ringing' })
+          .values({ ...base, state: 'ringing', spendOrigin: via.channel === 'site' ? via.origin : null, spendConfirmed })
           .onConflictDoNothing()
           .returning();
         if (stored === undefined) return refuse('busy');
@@ -313,9 +334,11 @@ export function createCallService(ctx: AppContext, nodeId: string) {
               amount: row.agreedPrice,
               purpose: 'call',
               expiresAt: new Date(minuteEndsAt(at.getTime(), 1) + HOLD_SLACK_MS),
+              via: minuteVia(row, at),
+              subject: `call:${row.calleeId}`,
             });
           } catch (error) {
-            if (error instanceof AppError && error.key === 'noMoney') return { kind: 'ended', call: await closeRinging(tx, row, 'noCredit', at) };
+            if (isSpendRefusal(error)) return { kind: 'ended', call: await closeRinging(tx, row, 'noCredit', at) };
             throw error;
           }
           balancesChanged(tx, [row.callerId]);
@@ -384,9 +407,11 @@ export function createCallService(ctx: AppContext, nodeId: string) {
             amount: row.agreedPrice,
             purpose: 'call',
             expiresAt: new Date(minuteEndsAt(row.startedAt!.getTime(), minute) + HOLD_SLACK_MS),
+            via: minuteVia(row, now()),
+            subject: `call:${row.calleeId}`,
           });
         } catch (error) {
-          if (error instanceof AppError && error.key === 'noMoney') return { gone: false, ok: false, call: row };
+          if (isSpendRefusal(error)) return { gone: false, ok: false, call: row };
           throw error;
         }
         balancesChanged(tx, [row.callerId]);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerMessage } from '../../../../lib/contract/realtime';
+import type { SpendRequestRef } from '../../../../lib/contract/spending';
 import type { AppContext } from '../../context';
 import { isDatabaseUnavailable } from '../../db/availability';
 import { AppError } from '../../errors';
@@ -8,6 +9,8 @@ import { isOpenState, liveOnlyCallTypes, parseCallMessage } from './domain';
 import { callMessage, SERVER_SENDER, stopFor } from './notices';
 import { callRuntime } from './runtime';
 import { pushTo } from '../push/service';
+import { ConfirmationNeeded } from '../../ledger';
+import { createSpendRequests, socketVia } from '../spending/requests';
 
 /** The calls' client messages (docs/calls.md "Signalling"). */
 export const callClientMessages: ReadonlySet<string> = new Set(['callMessage']);
@@ -15,7 +18,7 @@ export const callClientMessages: ReadonlySet<string> = new Set(['callMessage']);
 /** What the calls' socket feature offers beyond the transport's `SocketFeature`. */
 export interface CallSocketExtras {
   /** `handle` for a transport that sends the replies itself: never throws, refusals are `error`s. */
-  answer(userId: number, type: string, fields: Record<string, unknown>): Promise<ServerMessage[]>;
+  answer(userId: number, type: string, fields: Record<string, unknown>, origin?: string | null): Promise<ServerMessage[]>;
 }
 
 /**
@@ -32,6 +35,7 @@ export interface CallSocketExtras {
  */
 export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.log): SocketFeature & CallSocketExtras {
   const { service, clock, notices } = callRuntime(ctx, log);
+  const spendRequests = createSpendRequests(ctx);
   /** Open connections per user on this node: a party is gone when the last one closes. */
   const connections = new Map<number, number>();
   /**
@@ -57,13 +61,23 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
     return call;
   }
 
-  async function handle(userId: number, fields: Record<string, unknown>): Promise<ServerMessage[]> {
+  async function handle(userId: number, fields: Record<string, unknown>, origin: string | null): Promise<ServerMessage[]> {
     const parsed = parseCallMessage(fields, userId);
     if ('problem' in parsed) throw new AppError(parsed.problem);
     const { callId, type, receiverId, body } = parsed.value;
     switch (type) {
       case 'preOffer': {
-        const outcome = await service.offer(userId, callId, receiverId);
+        const confirmation = typeof fields.confirmation === 'string' && /^[A-Za-z0-9_-]{16,32}$/.test(fields.confirmation) ? fields.confirmation : null;
+        let outcome;
+        try {
+          outcome = await service.offer(userId, callId, receiverId, socketVia(ctx, origin, confirmation));
+        } catch (error) {
+          // A paid call from a partner site: the fan accepts its price in the platform's popup,
+          // and the widget offers the call again with the confirmation.
+          if (!(error instanceof ConfirmationNeeded)) throw error;
+          const refusal = await spendRequests.open(userId, error.ask);
+          return [{ type: 'error', statusText: refusal.key, ref: 'callMessage', msgId: callId, ...(refusal.body === undefined ? {} : { body: refusal.body as SpendRequestRef }) }];
+        }
         if (outcome.kind === 'ringing') {
           clock.ringing(callId);
           notices.ringing(outcome.call, outcome.caller);
@@ -122,14 +136,14 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
     /** Answers a client `callMessage` on its connection; refusals throw an `AppError` with their key. */
     async handle(peer: SocketPeer, type: string, fields: Record<string, unknown>): Promise<void> {
       if (!callClientMessages.has(type)) throw new AppError('invalid-request');
-      for (const reply of await handle(peer.userId, fields)) peer.send(reply);
+      for (const reply of await handle(peer.userId, fields, peer.origin)) peer.send(reply);
     },
 
     /** See `CallSocketExtras`: a refusal is an `error` with its key and `ref: 'callMessage'`. */
-    async answer(userId: number, type: string, fields: Record<string, unknown>): Promise<ServerMessage[]> {
+    async answer(userId: number, type: string, fields: Record<string, unknown>, origin: string | null = null): Promise<ServerMessage[]> {
       try {
         if (!callClientMessages.has(type)) throw new AppError('invalid-request');
-        return await handle(userId, fields);
+        return await handle(userId, fields, origin);
       } catch (error) {
         if (error instanceof AppError) return [{ type: 'error', statusText: error.key, ref: 'callMessage' }];
         if (isDatabaseUnavailable(error)) return [{ type: 'error', statusText: 'service-unavailable', ref: 'callMessage' }];

@@ -155,6 +155,8 @@ export interface ChatMessageInput {
   giftId: number | null;
   /** The price the sender accepts (stored cents); absent means they expect a free message. */
   price: number | undefined;
+  /** From a widget: the spend request the fan confirmed for this message (docs/spending.md). */
+  confirmation: string | null;
 }
 
 /** A `chatMessage` from a client; an empty one (no text, media or gift) is invalid. */
@@ -170,7 +172,19 @@ export function parseChatMessage(fields: Record<string, unknown>): Parsed<ChatMe
   const mediaId = isId(fields.mediaId) ? fields.mediaId : null;
   const giftId = isId(fields.giftId) ? fields.giftId : null;
   if (text.value === '' && mediaId === null && giftId === null) return { problem: 'invalid-request', field: 'text' };
-  return { value: { msgId: fields.msgId, receiverId: fields.receiverId, text: text.value, mediaId, giftId, price: typeof price === 'number' ? price : undefined } };
+  const confirmation = fields.confirmation;
+  if (!optional(confirmation) && !(typeof confirmation === 'string' && /^[A-Za-z0-9_-]{16,32}$/.test(confirmation))) return { problem: 'invalid-request', field: 'confirmation' };
+  return {
+    value: {
+      msgId: fields.msgId,
+      receiverId: fields.receiverId,
+      text: text.value,
+      mediaId,
+      giftId,
+      price: typeof price === 'number' ? price : undefined,
+      confirmation: typeof confirmation === 'string' ? confirmation : null,
+    },
+  };
 }
 
 export interface MassMessageInput {

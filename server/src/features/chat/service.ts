@@ -30,7 +30,7 @@ import {
   type ChatMessageRow,
 } from '../../db/schema';
 import { AppError, errors } from '../../errors';
-import { inTransaction, pay, type Tx } from '../../ledger';
+import { authorizeSpend, inTransaction, pay, type SpendVia, type Tx } from '../../ledger';
 import { publishCounts } from '../notifications/live';
 import { balancesChanged } from '../../realtime/after-commit';
 import { servableStatuses } from '../media/domain';
@@ -525,7 +525,7 @@ export function createChatService(ctx: AppContext) {
      * shows as a failed message (price raised, no credit, e-mail unverified) comes back as
      * `refused`; a broken rule throws its AppError.
      */
-    async send(senderId: number, input: ChatMessageInput): Promise<SendOutcome> {
+    async send(senderId: number, input: ChatMessageInput, via: SpendVia = { channel: 'platform', at: now() }): Promise<SendOutcome> {
       const known = await findMessage(db, senderId, input.msgId);
       if (known !== undefined) return { stored: await deliver(known, true), replayed: true };
       if (input.receiverId === senderId) throw new AppError('cannot-target-self');
@@ -584,8 +584,23 @@ export function createChatService(ctx: AppContext) {
           const seqs = await takePositions(tx, inserted.id, [senderId, input.receiverId]);
 
           let earned = 0;
+          const fanAmount = price > 0 ? fanPriceCents(price, ctx.config.priceSalt) : 0;
+          // A message's price and its gift are one spend to the fan: a site asks him once, for both.
+          let spendVia = via;
+          if (via.channel === 'site' && !via.confirmed && fanAmount + (gift?.gValue ?? 0) > 0) {
+            const grant = await authorizeSpend(tx, {
+              fanId: senderId,
+              kind: 'chat-message',
+              amount: fanAmount + (gift?.gValue ?? 0),
+              creatorId: input.receiverId,
+              subject: `message:${input.msgId}`,
+              details: { text: input.text.slice(0, 140), giftId: gift?.id ?? null, price: fanAmount },
+              key: `chat-ask:${senderId}:${input.msgId}`,
+              via,
+            });
+            spendVia = { channel: 'site', at: via.at, origin: via.origin, confirmed: grant?.confirmed ?? false, allowed: true };
+          }
           if (price > 0) {
-            const fanAmount = fanPriceCents(price, ctx.config.priceSalt);
             // A salt below 1 × would make the fan pay less than the price; the seller never earns more than was paid.
             const earnerCents = Math.min(price, fanAmount);
             await pay(tx, {
@@ -596,6 +611,7 @@ export function createChatService(ctx: AppContext) {
               fanAmount,
               earnerCents,
               meta: { messageId: inserted.id },
+              via: spendVia,
             });
             earned += earnerCents;
           }
@@ -608,6 +624,7 @@ export function createChatService(ctx: AppContext) {
               fanAmount: gift.gValue,
               earnerCents: gift.cValue,
               meta: { giftId: gift.id, messageId: inserted.id },
+              via: spendVia,
             });
             earned += gift.cValue;
             await recordNotification(tx, { userId: input.receiverId, type: 'chatGift', fromUserId: senderId, giftId: gift.id });

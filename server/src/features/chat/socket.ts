@@ -1,11 +1,14 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientEvent, ServerMessage } from '../../../../lib/contract/realtime';
+import type { SpendRequestRef } from '../../../../lib/contract/spending';
 import type { AppContext } from '../../context';
 import { isDatabaseUnavailable } from '../../db/availability';
 import { blocks } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { SocketFeature } from '../../realtime/transport';
+import { ConfirmationNeeded } from '../../ledger';
+import { createSpendRequests, socketVia } from '../spending/requests';
 import { parseChatMessage, parseMassMessage, parseReaction, parseResume, parseUserField, type Problem } from './domain';
 import { createChatService } from './service';
 
@@ -30,14 +33,24 @@ function refusal(type: string, fields: Record<string, unknown>, key: string): Se
  */
 export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
   const chat = createChatService(ctx);
+  const spendRequests = createSpendRequests(ctx);
 
-  async function handle(userId: number, type: string, fields: Record<string, unknown>): Promise<ServerMessage[]> {
+  async function handle(userId: number, type: string, fields: Record<string, unknown>, origin: string | null): Promise<ServerMessage[]> {
     const problem = (parsed: Problem) => [refusal(type, fields, parsed.problem)];
     switch (type) {
       case 'chatMessage': {
         const parsed = parseChatMessage(fields);
         if ('problem' in parsed) return problem(parsed);
-        const outcome = await chat.send(userId, parsed.value);
+        let outcome;
+        try {
+          outcome = await chat.send(userId, parsed.value, socketVia(ctx, origin, parsed.value.confirmation));
+        } catch (error) {
+          // A widget's paid message beyond the site's allowance: the fan confirms it in the
+          // platform's popup, and the widget sends it again with the confirmation.
+          if (!(error instanceof ConfirmationNeeded)) throw error;
+          const refusal = await spendRequests.open(userId, error.ask);
+          return [{ type: 'error', statusText: refusal.key, ref: type, msgId: parsed.value.msgId, ...(refusal.body === undefined ? {} : { body: refusal.body as SpendRequestRef }) }];
+        }
         if ('refused' in outcome) return [{ type: 'eventMessage', event: outcome.refused, userId: outcome.receiverId, data: outcome.data }];
         return [];
       }
@@ -82,9 +95,9 @@ export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
      * `service-unavailable` (the client marks the draft not delivered and may send it again with
      * the same msgId); anything else `internal-error` — each with the msgId.
      */
-    async handle(userId: number, type: string, fields: Record<string, unknown>): Promise<ServerMessage[]> {
+    async handle(userId: number, type: string, fields: Record<string, unknown>, origin: string | null = null): Promise<ServerMessage[]> {
       try {
-        return await handle(userId, type, fields);
+        return await handle(userId, type, fields, origin);
       } catch (error) {
         if (error instanceof AppError) return [refusal(type, fields, error.key)];
         if (isDatabaseUnavailable(error)) {
@@ -131,7 +144,7 @@ export function chatSocketFeature(ctx: AppContext): SocketFeature {
         ctx.realtime.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: peer.userId });
         return;
       }
-      const replies = await chat.handle(peer.userId, type, fields);
+      const replies = await chat.handle(peer.userId, type, fields, peer.origin);
       for (let i = 0; i < replies.length; i++) {
         peer.send(replies[i]!);
         // A long resume yields now and then, so the socket drains instead of piling up.

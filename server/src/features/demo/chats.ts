@@ -43,6 +43,6 @@ export async function seedDemoChats(ctx: AppContext): Promise<void> {
         }),
       );
     }
-    await chat.send(senderId, { msgId: `demo-${index}`, receiverId, text: line.text, mediaId: null, giftId: null, price });
+    await chat.send(senderId, { msgId: `demo-${index}`, receiverId, text: line.text, mediaId: null, giftId: null, price, confirmation: null });
   }
 }

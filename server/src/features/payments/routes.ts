@@ -27,6 +27,8 @@ import { applyProcessorEvent, checkoutOf, createOrder, expireOrders, orderIdForK
 import { SANDBOX } from './processors/sandbox';
 import { isTrustedReturnUrl, registerSandboxPages, sandboxTitle } from './sandbox-page';
 import { createPaymentService } from './service';
+import { createSpendRequests, siteOf } from '../spending/requests';
+import type { FastifyRequest } from 'fastify';
 
 const MERCHANT = 'Fanstage';
 
@@ -49,6 +51,33 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
   const service = createPaymentService(ctx);
   const processors = processorsOf(ctx);
   const tags = ['payments'];
+  const spendRequests = createSpendRequests(ctx);
+
+  /**
+   * A widget never charges a card (its token is the partner page's): its top-up is a spend
+   * request the fan pays in the platform's card window, and sent again with that request's id
+   * it answers the order the window paid.
+   */
+  async function topUpOfWidget(request: FastifyRequest, packageId: number, cardId: number | null) {
+    const pkg = await service.creditPackage(packageId);
+    const orderId = await spendRequests.cardPaymentOfWidget(request, {
+      kind: 'topup',
+      amount: pkg.gValue,
+      creatorId: null,
+      subject: `package:${pkg.id}`,
+      details: { packageId: pkg.id, credits: pkg.cValue, cardId },
+    });
+    const [order] = await ctx.db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.id, orderId), eq(paymentOrders.userId, viewerOf(request).id)));
+    if (!order) throw new AppError('order-not-found');
+    return toPaymentOrder(order, await checkoutOf(ctx, order, request.language));
+  }
+
+  /** The card window pays a site's top-up request: the order is linked to it, which completes it once paid. */
+  const cardWindowRequest = (userId: number, body: { packageId: number; spendRequestId?: string | undefined }) =>
+    body.spendRequestId === undefined ? Promise.resolve(null) : spendRequests.forCardPayment(userId, body.spendRequestId, 'topup', `package:${body.packageId}`);
 
   app.get(
     '/api/payments/processors',
@@ -140,8 +169,10 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     async (request) => {
       const viewer = requireVerifiedEmail(request);
       const body = request.body;
+      if (siteOf(viewer) !== null) return withBody(await topUpOfWidget(request, body.packageId, null));
       const processor = processors.get(body.processor);
       const pkg = await service.creditPackage(body.packageId);
+      const asked = await cardWindowRequest(viewer.id, body);
       if (body.returnUrl !== undefined && !isTrustedReturnUrl(ctx, body.returnUrl, viewer)) {
         throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or the site this session was allowed on' } });
       }
@@ -155,6 +186,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         saveCard: body.saveCard ?? false,
         returnUrl: body.returnUrl ?? null,
       });
+      await asked?.link(order.id);
       const language = pickLanguage(body.language ?? request.headers.language);
       return withBody(toPaymentOrder(order, await checkoutOf(ctx, order, language)));
     },
@@ -212,7 +244,9 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
+      if (siteOf(viewer) !== null) return withBody(await topUpOfWidget(request, request.body.packageId, request.body.cardId));
       const pkg = await service.creditPackage(request.body.packageId);
+      const asked = await cardWindowRequest(viewer.id, request.body);
       const order = await payWithSavedCard(ctx, {
         userId: viewer.id,
         cardId: request.body.cardId,
@@ -221,6 +255,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         amount: pkg.gValue,
         credits: pkg.cValue,
       });
+      await asked?.link(order.id);
       if (order.status === 'declined') throw new AppError('payment-declined', { body: order });
       return withBody(order);
     },
@@ -307,4 +342,5 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
   });
 
   jobs.add({ name: 'payment-orders-expiry', everyMs: 5 * 60_000, run: expireOrders });
+  jobs.add({ name: 'spend-requests-prune', everyMs: 60 * 60_000, run: () => spendRequests.sweep() });
 }

@@ -26,12 +26,19 @@ import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../a
 import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
 import { createEarningsService } from './earnings';
 import { createSpendingService } from './service';
+import { AllowanceBody, CooldownBody, SiteSpending, SpendingLimits, SpendingLimitsBody, SpendReceipt, SpendRequest, SpendRequestParams } from '../../../../lib/contract/spending';
+import { EmbedOriginQuery } from '../../../../lib/contract/auth';
+import { createSpendingControls, createSpendRequests } from './requests';
 
 /** Gifts, tips, media unlocks, earnings and payouts (SPEC §7). */
 export function registerSpendingRoutes(app: App, ctx: AppContext): void {
   const spending = createSpendingService(ctx);
   const earnings = createEarningsService(ctx);
+  const requests = createSpendRequests(ctx);
+  const controls = createSpendingControls(ctx, requests);
   const tags = ['payments'];
+  const confirmNote =
+    ' From a widget on a partner site, a spend beyond the allowance the fan gave the site answers confirmation-required with a spend request to confirm in the platform’s popup; the same request sent again with the `Fanstage-Confirmation` header naming the confirmed request spends once';
 
   app.post(
     '/api/posts/gift',
@@ -39,13 +46,13 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary:
-          'Send a gift on someone else’s visible post: the fan pays the gift’s gValue credits, the creator earns cValue; only a creator’s (seller or partner) post takes gifts, else gift-send-error. Resending with the same `idempotencyKey` gives once. noMoney (402) when the wallet cannot pay',
+          'Send a gift on someone else’s visible post: the fan pays the gift’s gValue credits, the creator earns cValue; only a creator’s (seller or partner) post takes gifts, else gift-send-error. Resending with the same `idempotencyKey` gives once. noMoney (402) when the wallet cannot pay' + confirmNote,
         body: GiftPostBody,
         response: { 200: BodyEnvelope(GiftResult) },
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await spending.giftPost(requireVerifiedEmail(request).id, request.body)),
+    async (request) => withBody(await requests.guarded(request, (via) => spending.giftPost(requireVerifiedEmail(request).id, request.body, via))),
   );
 
   app.post(
@@ -53,13 +60,13 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'Tip a creator (a seller or partner) with a gift, from a tip button: as a gift on a post, with no post',
+        summary: 'Tip a creator (a seller or partner) with a gift, from a tip button: as a gift on a post, with no post.' + confirmNote,
         body: TipBody,
         response: { 200: BodyEnvelope(GiftResult) },
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await spending.tip(requireVerifiedEmail(request).id, request.body)),
+    async (request) => withBody(await requests.guarded(request, (via) => spending.tip(requireVerifiedEmail(request).id, request.body, via))),
   );
 
   app.post(
@@ -68,13 +75,114 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary:
-          'Unlock a priced post media at the stored price the fan was shown (`price`): price-changed (409) when it changed, nsfw-agreement-required without the agreement, noMoney (402). Owners, earlier unlockers and subscribers get the key without paying',
+          'Unlock a priced post media at the stored price the fan was shown (`price`): price-changed (409) when it changed, nsfw-agreement-required without the agreement, noMoney (402). Owners, earlier unlockers and subscribers get the key without paying.' + confirmNote,
         body: UnlockBody,
         response: { 200: BodyEnvelope(UnlockResult) },
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await spending.unlock(requireVerifiedEmail(request).id, request.body)),
+    async (request) => withBody(await requests.guarded(request, (via) => spending.unlock(requireVerifiedEmail(request).id, request.body, via))),
+  );
+
+  const spendTags = ['spending'];
+  app.get(
+    '/api/spend-requests/:id',
+    {
+      schema: {
+        tags: spendTags,
+        summary: 'A spend request of the viewer’s (from a widget: of its own site only): what a site asks, for whom, how much, and where it stands; anyone else’s is not-found',
+        params: SpendRequestParams,
+        response: { 200: BodyEnvelope(SpendRequest) },
+      },
+      preHandler: authenticate,
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return withBody(await requests.view(viewerOf(request), request.params.id));
+    },
+  );
+
+  app.post(
+    '/api/spend-requests/:id/confirm',
+    {
+      schema: {
+        tags: spendTags,
+        summary: 'The fan confirms a site’s spend request in the platform’s popup (the platform’s own session only): the widget may then send its spend again, once. A card payment is confirmed by paying it in the card window instead (confirmation-invalid)',
+        params: SpendRequestParams,
+        response: { 200: BodyEnvelope(SpendRequest) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await requests.decide(requireVerifiedEmail(request), request.params.id, 'confirmed')),
+  );
+
+  app.post(
+    '/api/spend-requests/:id/cancel',
+    {
+      schema: { tags: spendTags, summary: 'The fan (or the widget that asked) cancels a spend request: nothing moves', params: SpendRequestParams, response: { 200: BodyEnvelope(SpendRequest) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await requests.decide(viewerOf(request), request.params.id, 'cancelled')),
+  );
+
+  app.get(
+    '/api/spending/limits',
+    { schema: { tags: spendTags, summary: 'The viewer’s spending limits, a raise waiting for its day, the cool-down, and what was spent today and this month', response: { 200: BodyEnvelope(SpendingLimits) } }, preHandler: authenticate },
+    async (request) => withBody(await controls.limits(viewerOf(request).id)),
+  );
+
+  app.put(
+    '/api/spending/limits',
+    {
+      schema: {
+        tags: spendTags,
+        summary: 'Set the viewer’s daily and monthly spending limits in credits (null: none): a lower limit applies at once, a higher one (or none) 24 hours later',
+        body: SpendingLimitsBody,
+        response: { 200: BodyEnvelope(SpendingLimits) },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await controls.setLimits(viewerOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/spending/cooldown',
+    {
+      schema: { tags: spendTags, summary: 'Pause all spending for `hours`: every spend is refused with spending-cooldown until then; it cannot be shortened', body: CooldownBody, response: { 200: BodyEnvelope(SpendingLimits) } },
+      preHandler: authenticate,
+    },
+    async (request) => withBody(await controls.coolDown(viewerOf(request).id, request.body.hours)),
+  );
+
+  app.get(
+    '/api/spending/receipts',
+    { schema: { tags: spendTags, summary: 'The viewer’s spends this month, everywhere, newest first (100 at most), with where each was made', response: { 200: BodyEnvelope(Type.Array(SpendReceipt)) } }, preHandler: authenticate },
+    async (request) => withBody(await controls.receipts(viewerOf(request).id, null)),
+  );
+
+  app.put(
+    '/api/embed/consents',
+    {
+      schema: { tags: spendTags, summary: 'Change what a site the fan allowed may spend a month without asking (0: ask every time); not-found for a site not allowed', body: AllowanceBody, response: { 200: BodyEnvelope(SiteSpending) } },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      await controls.setAllowance(viewer.id, request.body.origin, request.body.allowance);
+      return withBody(await controls.siteSpending(viewer.id, request.body.origin));
+    },
+  );
+
+  app.get(
+    '/api/embed/consents/spends',
+    {
+      schema: { tags: spendTags, summary: 'A site the fan allowed: its allowance, what it spent this month, and the receipts', querystring: EmbedOriginQuery, response: { 200: BodyEnvelope(SiteSpending) } },
+      preHandler: authenticate,
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return withBody(await controls.siteSpending(viewerOf(request).id, request.query.origin));
+    },
   );
 
   const earningsSchema = {

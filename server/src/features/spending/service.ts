@@ -5,7 +5,7 @@ import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { gifts, media, mediaUnlocks, postMedia, posts, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import { account, balanceOf, inTransaction, pay, type Tx } from '../../ledger';
+import { account, balanceOf, inTransaction, pay, type SpendVia, type Tx } from '../../ledger';
 import { balancesChanged } from '../../realtime/after-commit';
 import { servableStatuses } from '../media/domain';
 import { recordNotification } from '../notifications/service';
@@ -40,7 +40,7 @@ export function createSpendingService(ctx: AppContext) {
      * with tips and chat gifts, only a creator (seller or partner) is paid: a post of anyone else
      * — a fan, an applicant not approved — takes no gifts (gift-send-error).
      */
-    async giftPost(fanId: number, body: GiftPostBody): Promise<GiftResult> {
+    async giftPost(fanId: number, body: GiftPostBody, via: SpendVia): Promise<GiftResult> {
       return inTransaction(ctx.db, async (tx) => {
         const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
         if (post.userId === fanId) throw new AppError('cannot-target-self');
@@ -55,6 +55,9 @@ export function createSpendingService(ctx: AppContext) {
           fanAmount: gift.gValue,
           earnerCents: gift.cValue,
           meta: { postId: post.id, giftId: gift.id },
+          via,
+          subject: `gift:${gift.id}:post:${post.id}`,
+          details: { giftId: gift.id, postId: post.id },
         });
         if (!replayed) balancesChanged(tx, [fanId, post.userId]);
         let totalGiftsCount: number;
@@ -79,7 +82,7 @@ export function createSpendingService(ctx: AppContext) {
      * announced as a `postGift` notification without a post: `chatGift` would point the
      * creator at a conversation that does not exist.
      */
-    async tip(fanId: number, body: TipBody): Promise<GiftResult> {
+    async tip(fanId: number, body: TipBody, via: SpendVia): Promise<GiftResult> {
       if (body.userId === fanId) throw new AppError('cannot-target-self');
       return inTransaction(ctx.db, async (tx) => {
         const [creator] = await tx
@@ -98,6 +101,9 @@ export function createSpendingService(ctx: AppContext) {
           fanAmount: gift.gValue,
           earnerCents: gift.cValue,
           meta: { giftId: gift.id },
+          via,
+          subject: `gift:${gift.id}`,
+          details: { giftId: gift.id },
         });
         if (!replayed) balancesChanged(tx, [fanId, creator.id]);
         if (!replayed) await recordNotification(tx, { userId: creator.id, type: 'postGift', fromUserId: fanId, giftId: gift.id });
@@ -110,7 +116,7 @@ export function createSpendingService(ctx: AppContext) {
      * read under a share lock, so its price cannot change between the check and the payment.
      * Owners, fans who unlocked it before and subscribers get the key without paying.
      */
-    async unlock(fanId: number, body: UnlockBody): Promise<UnlockResult> {
+    async unlock(fanId: number, body: UnlockBody, via: SpendVia): Promise<UnlockResult> {
       // A chat media unlocked: both people's chats show it open once the payment committed.
       let chatUnlock: { ownerId: number; messageId: number } | null = null;
       // A post media opened for the fan: the fan's other tabs show it open too.
@@ -145,7 +151,18 @@ export function createSpendingService(ctx: AppContext) {
           const fanAmount = fanPriceCents(row.price, ctx.config.priceSalt);
           // A salt below 1 × would make the fan pay less than the price; the creator never earns more than was paid.
           const earnerCents = Math.min(row.price, fanAmount);
-          const { replayed } = await pay(tx, { key: `unlock:${fanId}:${row.id}`, kind, fanId, earnerId: ownerId, fanAmount, earnerCents, meta: { mediaId: row.id, ...meta } });
+          const { replayed } = await pay(tx, {
+            key: `unlock:${fanId}:${row.id}`,
+            kind,
+            fanId,
+            earnerId: ownerId,
+            fanAmount,
+            earnerCents,
+            meta: { mediaId: row.id, ...meta },
+            via,
+            subject: `media:${row.id}`,
+            details: { mediaId: row.id, ...meta },
+          });
           await tx.insert(mediaUnlocks).values({ userId: fanId, mediaId: row.id, pricePaid: fanAmount }).onConflictDoNothing();
           if (!replayed) balancesChanged(tx, [fanId, ownerId]);
           return { replayed, earnerCents };

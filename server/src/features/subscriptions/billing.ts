@@ -3,7 +3,7 @@ import { balancesChanged } from '../../realtime/after-commit';
 import { SubscriptionStatus, type NotificationType } from '../../../../lib/contract/constants';
 import type { AppContext } from '../../context';
 import { subscriptions, type SubscriptionRow } from '../../db/schema';
-import { pay, type Tx } from '../../ledger';
+import { pay, type SpendVia, type Tx } from '../../ledger';
 import { recordNotification } from '../notifications/service';
 import { isRunning, isWaitingFirstPayment, nextPeriodEnd, periodKey } from './domain';
 
@@ -31,6 +31,8 @@ export interface PeriodPayment {
   fanAmount: number;
   /** Extra references for the ledger line (the card order that brought the credits). */
   meta?: Record<string, string | number | null>;
+  /** Where the fan pays and on whose word: a renewal or a card payment is one he agreed to before. */
+  via: SpendVia;
 }
 
 /**
@@ -50,6 +52,9 @@ export async function payPeriod(tx: Tx, ctx: AppContext, row: SubscriptionRow, p
     fanAmount: payment.fanAmount,
     earnerCents: row.priceCents,
     meta: { offerId: row.offerId, subscriptionId: row.id, ...payment.meta },
+    via: payment.via,
+    subject: `offer:${row.offerId}`,
+    details: { offerId: row.offerId },
   });
   if (replayed) return { replayed, row };
   balancesChanged(tx, [row.subscriberId, row.creatorId]);

@@ -3,7 +3,7 @@ import { SubscriptionStatus } from '../../../../lib/contract/constants';
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { subscriptionOffers, subscriptions, type PaymentOrderRow, type SubscriptionRow } from '../../db/schema';
-import type { Tx } from '../../ledger';
+import { isSpendRefusal, type Tx } from '../../ledger';
 import { lockSubscription, payPeriod, paymentDue, recordPaymentFailure } from './billing';
 import { inBlock } from './blocking';
 
@@ -60,5 +60,13 @@ export async function settleSubscriptionOrder(tx: Tx, ctx: AppContext, order: Pa
     const [updated] = await tx.update(subscriptions).set({ cardId: order.cardId, payWith: 'card' }).where(eq(subscriptions.id, row.id)).returning();
     current = updated ?? row;
   }
-  await payPeriod(tx, ctx, current, { fanAmount: fanPriceCents(current.priceCents, ctx.config.priceSalt), meta: { orderId: order.id } });
+  try {
+    // The card was charged on the platform's own page: a payment the fan made himself.
+    await payPeriod(tx, ctx, current, { fanAmount: fanPriceCents(current.priceCents, ctx.config.priceSalt), meta: { orderId: order.id }, via: { channel: 'recurring', at: ctx.clock.now() } });
+  } catch (error) {
+    // His own limits or cool-down refuse it (checked before anything moved): the credits the card
+    // bought stay in his wallet, and the payment failed as a declined one does.
+    if (!isSpendRefusal(error)) throw error;
+    await recordPaymentFailure(tx, ctx, current);
+  }
 }

@@ -4,7 +4,7 @@ import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { subscriptions, type SubscriptionRow } from '../../db/schema';
 import { AppError } from '../../errors';
-import { inTransaction } from '../../ledger';
+import { inTransaction, isSpendRefusal } from '../../ledger';
 import { recordNotification } from '../notifications/service';
 import { chargeSavedCard } from '../payments/orders';
 import { lockSubscription, payPeriod, recordPaymentFailure } from './billing';
@@ -61,11 +61,12 @@ async function renew(ctx: AppContext, id: number): Promise<void> {
       await inTransaction(ctx.db, async (tx) => {
         const locked = await lockSubscription(tx, id);
         if (!locked || !renewalDue(locked, now)) return;
-        await payPeriod(tx, ctx, locked, { fanAmount });
+        await payPeriod(tx, ctx, locked, { fanAmount, via: { channel: 'recurring', at: now } });
       });
       return;
     } catch (error) {
-      if (!(error instanceof AppError) || error.key !== 'noMoney') throw error;
+      // No money, or the fan's own limits or cool-down: the renewal failed as when the wallet is short.
+      if (!isSpendRefusal(error)) throw error;
     }
   }
 

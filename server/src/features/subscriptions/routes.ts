@@ -14,6 +14,7 @@ import {
   SubscriptionPayCardBody,
   UpdateOfferBody,
 } from '../../../../lib/contract/subscriptions';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context';
 import type { Jobs } from '../../jobs';
 import { AppError } from '../../errors';
@@ -23,6 +24,10 @@ import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '..
 import { isTrustedReturnUrl } from '../payments/sandbox-page';
 import { RENEWAL_JOB_EVERY_MS, RENEWAL_JOB_NAME } from './domain';
 import { runRenewals } from './renewals';
+import { createSpendRequests, siteOf } from '../spending/requests';
+import { checkoutOf, toPaymentOrder } from '../payments/orders';
+import { paymentOrders } from '../../db/schema';
+import { eq } from 'drizzle-orm';
 import { createSubscriptionService } from './service';
 
 /** Subscription offers, subscribing, renewals (SPEC §7 Subscriptions). */
@@ -30,6 +35,32 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
   const service = createSubscriptionService(ctx);
   const tags = ['subscriptions'];
   jobs.add({ name: RENEWAL_JOB_NAME, everyMs: RENEWAL_JOB_EVERY_MS, run: runRenewals });
+
+
+  const spendRequests = createSpendRequests(ctx);
+
+  /** A site's card subscription, paid in the platform's card window (the request it opened there). */
+  const cardWindowRequest = (userId: number, body: { offerId: number; spendRequestId?: string | undefined }) =>
+    body.spendRequestId === undefined ? Promise.resolve(null) : spendRequests.forCardPayment(userId, body.spendRequestId, 'subscription-card', `offer:${body.offerId}`);
+
+  /**
+   * A widget never charges a card: its card subscription is a spend request the fan pays in the
+   * platform's card window; sent again with that request's id it answers what the window paid.
+   */
+  async function cardCheckoutOfWidget(request: FastifyRequest, offerId: number) {
+    const viewer = requireVerifiedEmail(request);
+    const quote = await service.quote(viewer.id, offerId);
+    const orderId = await spendRequests.cardPaymentOfWidget(request, {
+      kind: 'subscription-card',
+      amount: quote.fanAmount,
+      creatorId: quote.creatorId,
+      subject: `offer:${offerId}`,
+      details: { offerId, offerName: quote.name },
+    });
+    const [order] = await ctx.db.select().from(paymentOrders).where(eq(paymentOrders.id, orderId)).limit(1);
+    if (order === undefined || order.subscriptionId === null) throw new AppError('order-not-found');
+    return { subscription: await service.view(order.subscriptionId, viewer.id), order: toPaymentOrder(order, await checkoutOf(ctx, order, request.language)) };
+  }
 
   app.post(
     '/api/subscription/offer',
@@ -127,7 +158,8 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.subscribeWithCredits(requireVerifiedEmail(request).id, request.params.offerId, request.body?.priceCents)),
+    async (request) =>
+      withBody(await spendRequests.guarded(request, (via) => service.subscribeWithCredits(requireVerifiedEmail(request).id, request.params.offerId, request.body?.priceCents, via))),
   );
 
   app.post(
@@ -143,11 +175,15 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
+      if (siteOf(viewer) !== null) return withBody(await cardCheckoutOfWidget(request, request.body.offerId));
       const { returnUrl } = request.body;
       if (returnUrl !== undefined && !isTrustedReturnUrl(ctx, returnUrl, viewer)) {
         throw new AppError('invalid-request', { body: { location: 'body', field: 'returnUrl', reason: 'must be on the platform or the site this session was allowed on' } });
       }
-      return withBody(await service.payNewCard(viewer.id, request.body, pickLanguage(request.headers.language ?? request.headers['accept-language'])));
+      const asked = await cardWindowRequest(viewer.id, request.body);
+      const checkout = await service.payNewCard(viewer.id, request.body, pickLanguage(request.headers.language ?? request.headers['accept-language']));
+      await asked?.link(checkout.order.id);
+      return withBody(checkout);
     },
   );
 
@@ -162,7 +198,14 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
       },
       preHandler: authenticate,
     },
-    async (request) => withBody(await service.payOldCard(requireVerifiedEmail(request).id, request.body)),
+    async (request) => {
+      const viewer = requireVerifiedEmail(request);
+      if (siteOf(viewer) !== null) return withBody(await cardCheckoutOfWidget(request, request.body.offerId));
+      const asked = await cardWindowRequest(viewer.id, request.body);
+      const checkout = await service.payOldCard(viewer.id, request.body);
+      await asked?.link(checkout.order.id);
+      return withBody(checkout);
+    },
   );
 
   app.post(

@@ -7,7 +7,7 @@ import { fanPriceCents, isPriceStep } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { media, postMedia, posts, subscriptionOffers, subscriptions, users, type SubscriptionRow } from '../../db/schema';
 import { AppError } from '../../errors';
-import { inTransaction, type Tx } from '../../ledger';
+import { inTransaction, type SpendVia, type Tx } from '../../ledger';
 import { chargeSavedCard, ownCard, processorsOf, startCardOrder } from '../payments/orders';
 import { payPeriod } from './billing';
 import { inBlock } from './blocking';
@@ -320,12 +320,12 @@ export function createSubscriptionService(ctx: AppContext) {
      * subscription paid again) is paid at once and the subscription is active for a month.
      * `noMoney` leaves nothing behind.
      */
-    async subscribeWithCredits(fanId: number, offerId: number, shownPriceCents: number | undefined): Promise<Subscription> {
+    async subscribeWithCredits(fanId: number, offerId: number, shownPriceCents: number | undefined, via: SpendVia): Promise<Subscription> {
       const id = await inTransaction(db, async (tx) => {
         const offer = await offerForFan(tx, fanId, offerId);
         if (shownPriceCents !== undefined && shownPriceCents !== offer.priceCents) throw new AppError('price-changed');
         const row = await rowForPayment(tx, fanId, offer, 'credits', null);
-        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(offer.priceCents, salt()) });
+        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(offer.priceCents, salt()), via });
         return row.id;
       });
       return view(id, fanId);
@@ -387,6 +387,12 @@ export function createSubscriptionService(ctx: AppContext) {
       });
       if (order.status === 'declined' || order.status === 'failed') throw new AppError('payment-declined');
       return { subscription: await view(row.id, fanId), order };
+    },
+
+    /** What a fan would pay for an offer by card, and to whom: what a site's card window shows. */
+    async quote(fanId: number, offerId: number): Promise<{ creatorId: number; fanAmount: number; name: string }> {
+      const offer = await offerForFan(db, fanId, offerId);
+      return { creatorId: offer.userId, fanAmount: fanPriceCents(offer.priceCents, salt()), name: offer.name };
     },
 
     /** Cancels (the subscriber only): active until the end date, not renewed. */
