@@ -93,7 +93,8 @@ export type ServerMessage =
   | { type: 'beforeLogout'; reason: LogoutReason }
   /**
    * A client message the server refused: `statusText` is a message key of the error catalogue;
-   * `ref` the refused message's type and `msgId` its id when it had one.
+   * `ref` the refused message's type and `msgId` its id when it had one (a call's id for a
+   * `callMessage`); `body` the spend request to confirm, for `confirmation-required`.
    */
   | { type: 'error'; statusText: string; ref?: string; msgId?: string; body?: SpendRequestRef };
 
@@ -108,8 +109,11 @@ export type ClientMessage =
    * with purpose chat), or a gift. `price` is the conversation price (cents) the sender saw and
    * accepts; when the seller's price is higher the message is refused with `notAcceptedPrice`.
    * `msgId` is 1–64 letters, digits, `_`, `-`, `.` or `:` (a UUID fits), unique per sender.
+   * From a widget on a partner site, a paid message beyond the site's allowance is refused with
+   * `error` `confirmation-required` (its `body` the spend request); sent again with
+   * `confirmation`, the id of the request the fan confirmed, it goes once.
    */
-  | { type: 'chatMessage'; msgId: string; receiverId: number; text?: string; mediaId?: number; giftId?: number; price?: number }
+  | { type: 'chatMessage'; msgId: string; receiverId: number; text?: string; mediaId?: number; giftId?: number; price?: number; confirmation?: string }
   /** A creator's message to a whole group (SPEC §7 `massChatMessage`); `senderId` is the sender's own id. */
   | { type: 'massChatMessage'; msgId: string; senderId?: number; recGroup: MassGroupName; text?: string; mediaId?: number }
   /** Sets or (with null) removes the viewer's reaction on a message of a conversation of theirs. */
@@ -120,8 +124,12 @@ export type ClientMessage =
   | { type: 'profileVisit'; userId?: number; profileUserId: number }
   /** The author announces a post of theirs that is published (followers get `newPost`). */
   | { type: 'newPost'; postId: number }
-  /** Relayed to `receiverId` as it is, with `senderId` added. */
-  | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; receiverId: number; callMessageBody?: unknown }
+  /**
+   * Relayed to `receiverId` as it is, with `senderId` added. A paid `preOffer` from a widget on
+   * a partner site asks the fan to accept the price per minute, as a paid chat message does
+   * (`confirmation`).
+   */
+  | { type: 'callMessage'; callId: string; callMessageType: CallMessageType; receiverId: number; callMessageBody?: unknown; confirmation?: string }
   /**
    * After a reconnect: send every chat message of the viewer's chat stream after position
    * `after` (the highest position up to which the client holds every message), in order, then

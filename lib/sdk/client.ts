@@ -1,7 +1,8 @@
 import { ofetch, type $Fetch } from 'ofetch';
 import { signal, type ReadonlySignal } from '@preact/signals-core';
-import type { Envelope } from '../contract';
+import type { Envelope, SpendRequest, SpendRequestRef } from '../contract';
 import { SdkError } from './errors';
+import { goesOn, type SpendConfirmer } from './spendConfirm';
 
 export type LanguageIso = 'en' | 'cs';
 
@@ -32,6 +33,8 @@ export interface RequestOptions {
    * answer a logged-in viewer with their flags (liked, followed) and without blocked users.
    */
   withToken?: boolean;
+  /** The spend request the fan confirmed for this call (header `Fanstage-Confirmation`). */
+  confirmation?: string;
 }
 
 /**
@@ -66,6 +69,22 @@ export interface FanstageClient {
    * `email-not-verified` wherever the action came from. Returns the unsubscribe.
    */
   onRefusal(listener: (error: SdkError) => void): () => void;
+  /**
+   * Installs (or with null removes) what asks the fan to confirm a widget's spend. With one,
+   * a call refused with `confirmation-required` asks it and, once the fan confirmed (or paid in
+   * the card window), is sent again with the confirmation; a fan who said no rejects it with
+   * `spend-cancelled`. Widgets on partner sites install the platform's popup.
+   */
+  setSpendConfirmer(confirmer: SpendConfirmer | null): void;
+  /** Asks the fan through the installed confirmer; null when there is none. */
+  confirmSpend(ref: SpendRequestRef, signal?: AbortSignal): Promise<SpendRequest> | null;
+}
+
+/** The spend request a `confirmation-required` refusal carries. */
+export function spendRequestOf(value: unknown): SpendRequestRef | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const ref = value as Partial<SpendRequestRef>;
+  return typeof ref.id === 'string' && ref.id !== '' && typeof ref.kind === 'string' && typeof ref.amount === 'number' ? (ref as SpendRequestRef) : null;
 }
 
 export const API_VERSION = '1.0';
@@ -89,9 +108,23 @@ export function createClient(options: ClientOptions): FanstageClient {
   );
 
   let authenticator: ClientAuthenticator | null = null;
+  let confirmer: SpendConfirmer | null = null;
   const refusalListeners = new Set<(error: SdkError) => void>();
 
   async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+    try {
+      return await authorized<T>(method, path, opts);
+    } catch (error) {
+      // A widget's spend beyond what the fan allowed the site: his word, then the same call once more.
+      const ref = error instanceof SdkError && error.code === 'confirmation-required' ? spendRequestOf(error.body) : null;
+      if (ref === null || confirmer === null || opts.confirmation !== undefined) throw error;
+      const answer = await confirmer.confirm(ref, opts.signal);
+      if (!goesOn(answer)) throw new SdkError({ code: 'spend-cancelled', statusCode: -1, body: answer });
+      return authorized<T>(method, path, { ...opts, confirmation: answer.id });
+    }
+  }
+
+  async function authorized<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions): Promise<T> {
     // Only the logged-in API carries the token: /papi answers the same to everyone.
     if (!authenticator || (!opts.withToken && !/^\/?api(\/|$|\?)/.test(path))) return send<T>(method, path, opts, null);
     const sentToken = authenticator.accessToken();
@@ -129,6 +162,7 @@ export function createClient(options: ClientOptions): FanstageClient {
           Apiversion: API_VERSION,
           Language: language.value,
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          ...(opts.confirmation ? { 'Fanstage-Confirmation': opts.confirmation } : {}),
         },
         responseType: 'json',
       });
@@ -184,6 +218,12 @@ export function createClient(options: ClientOptions): FanstageClient {
     onRefusal(listener) {
       refusalListeners.add(listener);
       return () => refusalListeners.delete(listener);
+    },
+    setSpendConfirmer(next) {
+      confirmer = next;
+    },
+    confirmSpend(ref, signal) {
+      return confirmer === null ? null : confirmer.confirm(ref, signal);
     },
   };
 }

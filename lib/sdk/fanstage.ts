@@ -1,3 +1,4 @@
+import type { PopupConfirmerOptions, SpendConfirmer } from './spendConfirm';
 import type { ClientOptions, FanstageClient } from './client';
 import type { AccountApi, PublicApi } from './api';
 import type { SettingsStore } from './stores/settings';
@@ -91,6 +92,12 @@ export interface FanstageOptions extends ClientOptions {
   chat?: Omit<ChatStoreOptions, 'refreshCounts'>;
   /** Calls: the peer class, ICE servers and a candidate filter, the camera (tests and unusual hosts). */
   calls?: CallStoreOptions;
+  /**
+   * How a spend from a partner site is confirmed by the fan (docs/spending.md). A session in
+   * `'body'` mode — a widget, or a partner's app — asks in the platform's popup by default
+   * (`baseUrl`'s origin); give other popup options, your own confirmer, or `false` for none.
+   */
+  spendConfirmation?: SpendConfirmer | Partial<PopupConfirmerOptions> | false;
 }
 
 /**

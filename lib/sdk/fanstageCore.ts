@@ -19,6 +19,7 @@ import type { PushApi } from './push';
 import type { HeavyStores } from './stores/heavy';
 import type { Fanstage, FanstageOptions } from './fanstage';
 import { effect, untracked } from '@preact/signals-core';
+import { createPopupConfirmer, type SpendConfirmer } from './spendConfirm';
 
 /**
  * As {@link createFanstage}, but the code of the stores a visitor's first screen does not use
@@ -31,9 +32,11 @@ export function createLazyFanstage(options: FanstageOptions, load: () => Promise
 }
 
 export function createFanstageWith(options: FanstageOptions, source: HeavyStores | (() => Promise<HeavyStores>)): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, ...clientOptions } = options;
+  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, spendConfirmation, ...clientOptions } = options;
   // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
   const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
+  const confirmer = spendConfirmerFor(client, sessionOptions?.mode === 'body', spendConfirmation);
+  if (confirmer) client.setSpendConfirmer(confirmer);
   const session = createSessionStore(client, sessionOptions);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
   const posts = createPostStore(client, profiles, session);
@@ -238,4 +241,25 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     },
     loadStores,
   };
+}
+
+/**
+ * A widget's spends beyond what the fan allowed its site go to the platform's popup: on by
+ * default for a body-token session (a partner's page), off for the platform's own pages.
+ */
+function spendConfirmerFor(client: ReturnType<typeof createClient>, bodyTokens: boolean, option: FanstageOptions['spendConfirmation']): SpendConfirmer | null {
+  if (option === false) return null;
+  if (option !== undefined && 'confirm' in option) return option;
+  if (!bodyTokens && option === undefined) return null;
+  const platformOrigin = option?.platformOrigin ?? originOf(client.baseUrl);
+  if (platformOrigin === null) return null;
+  return createPopupConfirmer(client, { ...option, platformOrigin });
+}
+
+function originOf(baseUrl: string): string | null {
+  try {
+    return new URL(baseUrl || globalThis.location?.href).origin;
+  } catch {
+    return null;
+  }
 }

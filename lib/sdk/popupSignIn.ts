@@ -119,7 +119,7 @@ function codeOf(data: unknown): string | null {
 }
 
 /** Centred over the current window where the browser tells its position. */
-function popupFeatures(): string {
+export function popupFeatures(): string {
   const parts = [`width=${POPUP_WIDTH}`, `height=${POPUP_HEIGHT}`, 'popup=yes'];
   const win = typeof window !== 'undefined' ? window : undefined;
   if (win && typeof win.outerWidth === 'number' && win.outerWidth > 0) {
