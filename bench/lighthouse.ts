@@ -63,7 +63,7 @@ export async function benchLighthouse({ budgets, check, freePort, startProcess, 
   const dataDir = mkdtempSync(join(tmpdir(), 'fanstage-bench-'));
   const server = await startProcess(
     'server/src/main.ts',
-    { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: platform, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '', JWT_SECRET: randomBytes(32).toString('base64url') },
+    { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: platform, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', FANSTAGE_STAGING: '1', DATABASE_URL: '', JWT_SECRET: randomBytes(32).toString('base64url') },
     `${platform}/papi/settings`,
   );
   const partner = createServer((req, res) => {

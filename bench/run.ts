@@ -250,7 +250,7 @@ async function transferSizes(): Promise<void> {
     const base = `http://127.0.0.1:${port}`;
     const server = await startProcess(
       'server/src/main.ts',
-      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '', JWT_SECRET: randomBytes(32).toString('base64url') },
+      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', FANSTAGE_STAGING: '1', DATABASE_URL: '', JWT_SECRET: randomBytes(32).toString('base64url') },
       `${base}/papi/settings`,
     );
     try {
@@ -310,9 +310,13 @@ if (parts.has('users')) {
       {
         PORT: String(apiPort),
         HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
+        // The sandboxes are its only processor and identity provider, which production runs on a
+        // staging server alone (docs/server.md, "Going to production").
+        FANSTAGE_STAGING: '1',
         DATABASE_URL: '',
         // Production refuses to start without a key; a throw-away one serves a benchmark.
         JWT_SECRET: randomBytes(32).toString('base64url'),
@@ -355,7 +359,7 @@ async function withServerOnPostgres<T>(
     const base = `http://127.0.0.1:${port}`;
     const child = await startProcess(
       'server/src/main.ts',
-      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret, ...env },
+      { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', FANSTAGE_STAGING: '1', DATABASE_URL: dbUrl.toString(), JWT_SECRET: secret, ...env },
       `${base}/papi/settings`,
     );
     try {

@@ -13,6 +13,7 @@ import { Footer } from './layout/Footer';
 import { AgeGate, useTermsAgreed } from './overlays/AgeGate';
 import { PostMoneyProvider } from './overlays/PostMoney';
 import { RealtimeNotice } from './layout/RealtimeNotice';
+import { TestModeRibbon } from './layout/TestModeRibbon';
 import { useLandingQuery } from './landing';
 import { useOAuthOutcome } from './oauthOutcome';
 // Offline is the one screen bundled with the shell: it must show when chunks cannot load.
@@ -103,6 +104,8 @@ export function App() {
   const logoutConfirmWanted = useWanted(logoutConfirmOpen);
   const [verifyEmailOpen, closeVerifyEmail] = useVerifyEmailRefusals(fanstage);
   const idle = useIdle();
+  // A test installation says so on every page (the server's FANSTAGE_STAGING).
+  const testMode = useTourSettings().settings?.testMode === true;
 
   useEffect(() => {
     document.title = title ? t('app.documentTitle', { title: title.text }) : t('app.homeDocumentTitle');
@@ -110,7 +113,7 @@ export function App() {
 
   return (
     // Behind the agreement the page is only glimpsed: blurred, and inert while the modal is open.
-    <div className={`fs-root site ${styles.shell} ${gate ? styles.blurred : ''}`} data-testid="site-shell">
+    <div className={`fs-root site ${styles.shell} ${testMode ? styles.testMode : ''} ${gate ? styles.blurred : ''}`} data-testid="site-shell">
       <a className={styles.skipLink} href="#main">
         {t('app.skipToContent')}
       </a>
@@ -183,6 +186,7 @@ export function App() {
         <Footer />
       </div>
       <BottomNav />
+      {testMode ? <TestModeRibbon /> : null}
       <RealtimeNotice />
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
       {/* The lazily fetched parts mount when first wanted and stay, so their dialogs close as they open. */}

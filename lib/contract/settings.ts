@@ -65,6 +65,12 @@ export const Settings = Type.Object(
         }),
       ),
     ),
+    /**
+     * A test installation (the server's FANSTAGE_STAGING): payments and identity checks go
+     * through sandboxes and move no real money, and the site says so on every page. Absent
+     * means no.
+     */
+    testMode: Type.Optional(Type.Boolean()),
   },
   { $id: 'Settings' },
 );

@@ -32,10 +32,21 @@ export interface Config {
   /** The folder holding the built `web`, `demo` and `embed` outputs. */
   webRoot: string;
   /**
-   * The HS256 key of access tokens. Required in production (32 characters at the least);
+   * The HS256 key of access tokens (32 characters at the least). Required in production;
    * elsewhere a random one per start, so tokens do not outlive a development server.
    */
   jwtSecret: string;
+  /**
+   * Whether JWT_SECRET was set. In production an unset one is refused by the start-up checks
+   * (production-checks.ts), listed with everything else missing rather than on its own.
+   */
+  jwtSecretFromEnv: boolean;
+  /**
+   * FANSTAGE_STAGING (off by default): this is a test installation. In production it lets the
+   * sandbox card processor and identity provider run, which production otherwise refuses; on
+   * any server it tells the site to show its test-mode ribbon (`testMode` in /papi/settings).
+   */
+  staging: boolean;
   /** `smtp://…` or `smtps://…`: mails are sent through it as well as written to the outbox. */
   smtpUrl: string | undefined;
   /** The sender of every mail, e.g. `Fanstage <no-reply@fanstage.example>`. */
@@ -151,6 +162,25 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * Whether the built-in sandboxes that stand in for outside services run: the card processor
+ * whose test card pays for credits and the identity provider that passes any document. They
+ * are play money and unchecked identities, so production has them only on a server declared a
+ * test installation (FANSTAGE_STAGING). Their pages exist exactly when they run.
+ */
+export function sandboxesRun(config: Pick<Config, 'nodeEnv' | 'staging'>): boolean {
+  return config.nodeEnv !== 'production' || config.staging;
+}
+
+/**
+ * Whether the developer's tools exist: the mail outbox (`/dev/mail`) and the sandbox sign-in
+ * provider, whose consent page signs anyone in as whoever they type. A staging server has real
+ * testers on the internet, so these are never in production, staging or not.
+ */
+export function developmentToolsExist(config: Pick<Config, 'nodeEnv'>): boolean {
+  return config.nodeEnv !== 'production';
+}
+
 type Env = Record<string, string | undefined>;
 
 /**
@@ -178,8 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${logLevel}").`);
   }
-  const jwtSecret = nonEmpty(env.JWT_SECRET) ?? (nodeEnv === 'production' ? undefined : randomBytes(32).toString('base64url'));
-  if (jwtSecret === undefined) throw new ConfigError('JWT_SECRET must be set in production (a random string of 32 characters or more).');
+  // Unset in production, the start-up checks refuse to serve; the stand-in only completes the
+  // configuration, and a random key can only log people out, never let anyone in.
+  const jwtSecretFromEnv = nonEmpty(env.JWT_SECRET) !== undefined;
+  const jwtSecret = nonEmpty(env.JWT_SECRET) ?? randomBytes(32).toString('base64url');
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be 32 characters or more.');
   const smtpUrl = nonEmpty(env.SMTP_URL);
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
@@ -211,6 +243,8 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     webRoot: path.resolve(nonEmpty(env.WEB_ROOT) ?? path.join(repoRoot, 'dist')),
     jwtSecret,
+    jwtSecretFromEnv,
+    staging: flag(env, 'FANSTAGE_STAGING', false),
     smtpUrl,
     mailFrom: nonEmpty(env.MAIL_FROM) ?? `Fanstage <no-reply@${new URL(publicUrl).hostname}>`,
     smsWebhookUrl,

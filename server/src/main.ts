@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseStartError } from './db';
 import { describeMediaTool, mediaTools } from './media/tools';
+import { productionChecks } from './production-checks';
 
 /** After SIGTERM or SIGINT the process exits within this, with code 1 if it had to cut work short. */
 const shutdownBoundMs = 10_000;
@@ -22,6 +23,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Production serves real people real money: what it needs for that is checked before anything
+  // opens (docs/server.md, "Going to production"), every failure at once, one line each.
+  const checks = productionChecks(config);
+  if (checks.failures.length > 0) {
+    for (const failure of checks.failures) process.stderr.write(`Not ready for production: ${failure}\n`);
+    process.exit(2);
+  }
+
   const pretty = config.nodeEnv !== 'production' && process.stdout.isTTY;
   const app = await buildApp({
     config,
@@ -29,6 +38,8 @@ async function main(): Promise<void> {
       ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
       : { level: config.logLevel },
   });
+
+  for (const warning of checks.warnings) app.log.warn(warning);
 
   // Which ffmpeg and ffprobe run the uploads, or what to do when none does (docs/server.md).
   for (const tool of Object.values(mediaTools())) {

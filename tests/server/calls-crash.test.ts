@@ -123,9 +123,9 @@ describe('a server process that goes away mid-call', () => {
     expect((await first.exited).signal).toBe('SIGKILL');
     closeSockets();
 
-    // Started again (as in production, where the sweeper runs on its timer): once the dead
-    // node's lease lapsed, the call is closed.
-    const second = await start(settings, { NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    // Started again (as in production, where the sweeper runs on its timer; a staging server,
+    // since its money is the sandbox's): once the dead node's lease lapsed, the call is closed.
+    const second = await start(settings, { NODE_ENV: 'production', FANSTAGE_STAGING: '1', LOG_LEVEL: 'warn' });
     const deadline = Date.now() + 60_000;
     let record: Call | undefined;
     while (Date.now() < deadline) {

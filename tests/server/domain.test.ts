@@ -63,8 +63,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('requires JWT_SECRET in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET must be set in production/);
+  it('notes whether JWT_SECRET was set, so production can refuse to start without it (production-checks.test.ts)', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).jwtSecretFromEnv).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'k'.repeat(32) })).toMatchObject({ jwtSecret: 'k'.repeat(32), jwtSecretFromEnv: true });
+  });
+
+  it('reads FANSTAGE_STAGING as a true/false setting, off by default', () => {
+    expect(loadConfig({}).staging).toBe(false);
+    expect(loadConfig({ FANSTAGE_STAGING: '1' }).staging).toBe(true);
+    expect(() => loadConfig({ FANSTAGE_STAGING: 'staging' })).toThrow(/FANSTAGE_STAGING must be true or false/);
   });
 
   it('treats memory:// as an in-memory database', () => {
@@ -188,6 +195,9 @@ describe('static files', () => {
     for (const url of ['/papi/x', '/api/x', '/media/x', '/embed/x', '/demo/x', '/ws', '/papi']) expect(wantsSitePage('GET', url, 'text/html'), url).toBe(false);
     expect(isSitePath('/papillon')).toBe(true);
     expect(isSitePath('/demo.lover')).toBe(true);
+    // A profile may be called dev; what lies below /dev/ is the server's (the development tools).
+    expect(isSitePath('/dev')).toBe(true);
+    expect(wantsSitePage('GET', '/dev/mail', 'text/html')).toBe(false);
   });
 
   it('caches hashed assets forever and revalidates the rest', () => {

@@ -18,6 +18,7 @@ import {
   ResetBody,
   SignupBody,
 } from '../../../../lib/contract/auth';
+import { developmentToolsExist } from '../../config';
 import type { App, AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
@@ -65,7 +66,7 @@ export async function registerAuth(app: App, ctx: AppContext): Promise<void> {
   }, pruneIntervalMs);
   prune.unref();
   app.addHook('onClose', async () => clearInterval(prune));
-  if (ctx.config.nodeEnv !== 'production') registerDevMailRoutes(app, ctx);
+  if (developmentToolsExist(ctx.config)) registerDevMailRoutes(app, ctx);
 }
 
 const pruneIntervalMs = 60 * 60_000;

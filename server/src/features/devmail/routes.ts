@@ -19,7 +19,8 @@ function linkify(text: string): string {
 
 /**
  * The development outbox: every mail the server wrote, newest first, as a page a developer
- * clicks through and as JSON the end-to-end tests read. Never registered in production.
+ * clicks through and as JSON the end-to-end tests read. Never registered in production, staging
+ * included: it shows every address and every sign-in link the server mailed.
  */
 export function registerDevMailRoutes(app: App, ctx: AppContext): void {
   const newest = async (to: string | undefined, limit: number) =>

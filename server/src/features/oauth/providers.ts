@@ -1,3 +1,4 @@
+import { developmentToolsExist } from '../../config';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { createSandboxOAuthProvider, SANDBOX_OAUTH } from './sandbox';
@@ -10,11 +11,13 @@ import type { OAuthProvider } from './types';
  */
 export function createOAuthProviders(ctx: AppContext) {
   const sandbox = createSandboxOAuthProvider({ publicUrl: () => ctx.config.publicUrl, jwtSecret: ctx.config.jwtSecret, now: () => ctx.clock.now().getTime() });
-  const implementations = new Map<string, OAuthProvider>([[SANDBOX_OAUTH, sandbox]]);
+  // The sandbox vouches for whoever types an account id: a developer's tool, never production's
+  // (the start-up checks say so before this is reached; production-checks.ts).
+  const implementations = new Map<string, OAuthProvider>(developmentToolsExist(ctx.config) ? [[SANDBOX_OAUTH, sandbox]] : []);
   const offered = new Map<string, OAuthProvider>();
   for (const name of ctx.config.oauthProviders) {
     const provider = implementations.get(name);
-    if (provider === undefined) throw new Error(`OAUTH_PROVIDERS names "${name}", which this server has no sign-in provider of (known: ${[...implementations.keys()].join(', ')}).`);
+    if (provider === undefined) throw new Error(`OAUTH_PROVIDERS names "${name}", which this server has no sign-in provider of (known: ${[...implementations.keys()].join(', ') || 'none'}).`);
     offered.set(name, provider);
   }
   return {

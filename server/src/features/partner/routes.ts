@@ -24,9 +24,8 @@ import { authenticate, requireLevel, viewerOf } from '../auth/guard';
 import { cookieToSet, setCookieHeader } from '../cookies/domain';
 import type { UserService } from '../users/service';
 import { isPartnerCode } from './domain';
-import { createSandboxIdentityProvider } from './identity/sandbox';
+import { createIdentityProviders } from './identity';
 import { registerIdentitySandboxPage } from './identity/sandbox-page';
-import type { IdentityProvider } from './identity/types';
 import { createPartnerService, purgeIdentityDocuments } from './service';
 
 /** Checks a JSON body kept as text: it must parse and must not try to set an object's prototype. */
@@ -42,13 +41,12 @@ function jsonProblem(text: string): 'empty' | 'invalid' | null {
 
 /**
  * The partner programme (SPEC §7 Partner): the partner form, the identity check at an identity
- * provider (the built-in sandbox unless another is configured, docs/identity.md), badge
+ * provider (the built-in sandbox where it runs, docs/identity.md), badge
  * confirmation, partner codes, and the administrators' queue of applications.
  */
 export function registerPartnerRoutes(app: App, ctx: AppContext, userService: UserService, jobs: Jobs) {
-  const sandbox = createSandboxIdentityProvider({ publicUrl: () => ctx.config.publicUrl, jwtSecret: ctx.config.jwtSecret });
-  const providers = new Map<string, IdentityProvider>([[sandbox.name, sandbox]]);
-  const service = createPartnerService(ctx, { providers, defaultProvider: sandbox, users: userService });
+  const { providers, sandbox, defaultProvider } = createIdentityProviders(ctx);
+  const service = createPartnerService(ctx, { providers, defaultProvider, users: userService });
   const tags = ['partner'];
   const adminTags = ['admin'];
 
@@ -338,7 +336,7 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
       );
     }
 
-    registerIdentitySandboxPage(scope as unknown as App, ctx, { keys: sandbox.keys, service });
+    if (sandbox !== null) registerIdentitySandboxPage(scope as unknown as App, ctx, { keys: sandbox.keys, service });
   });
 
   jobs.add({ name: 'identity-documents-purge', everyMs: 60 * 60_000, run: purgeIdentityDocuments });

@@ -68,7 +68,8 @@ const userColumns = {
 
 export interface PartnerServiceDeps {
   providers: ReadonlyMap<string, IdentityProvider>;
-  defaultProvider: IdentityProvider;
+  /** Where new checks go; none on a server that has no provider (production refuses to start so). */
+  defaultProvider: IdentityProvider | undefined;
   users: UserService;
 }
 
@@ -271,6 +272,7 @@ export function createPartnerService(ctx: AppContext, deps: PartnerServiceDeps) 
     /** Starts an identity check at the provider: a new check row, the state 105, and the provider's page. */
     async startIdCheck(userId: number, language: string): Promise<IdCheckStart> {
       const provider = deps.defaultProvider;
+      if (provider === undefined) throw new AppError('service-unavailable');
       const checkId = newCheckId();
       await db.transaction(async (tx) => {
         const user = await lockUser(tx, userId);

@@ -41,6 +41,7 @@ export function buildSettings(options: {
   modelProgram?: boolean;
   operator?: Settings['operator'];
   forceLogin?: boolean;
+  testMode?: boolean;
 }): Settings {
   return {
     languages: settingsLanguages,
@@ -60,5 +61,6 @@ export function buildSettings(options: {
     // this, so it never carries a credential, whatever it is given: TURN credentials are minted
     // per call (GET /api/calls/{id}/ice-servers).
     iceServers: (options.iceServers ?? []).map((server) => ({ urls: server.urls })),
+    testMode: options.testMode ?? false,
   };
 }

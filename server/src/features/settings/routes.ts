@@ -14,7 +14,7 @@ export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders
     {
       schema: {
         tags: ['settings'],
-        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN servers of calls (never a TURN credential), the operator the legal pages name, whether visitors must log in',
+        summary: 'Platform settings: languages, media address, price multiplier, validation expressions, the STUN servers of calls (never a TURN credential), the operator the legal pages name, whether visitors must log in, whether this is a test installation (testMode)',
         response: { 200: BodyEnvelope(Settings) },
       },
     },
@@ -28,6 +28,8 @@ export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders
           modelProgram: ctx.config.modelProgram,
           operator: { name: ctx.config.operatorName, address: ctx.config.operatorAddress, email: ctx.config.supportEmail },
           forceLogin: ctx.config.forceLogin,
+          // A test installation (FANSTAGE_STAGING): the site shows its test-mode ribbon.
+          testMode: ctx.config.staging,
           // The key browsers subscribe to web push with (features/push).
           pushPubKey: (await vapidKeys(ctx)).publicKey,
         }),

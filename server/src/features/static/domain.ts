@@ -3,8 +3,16 @@ import path from 'node:path';
 /** Paths the site's client-side router never owns: a miss there is a real 404. */
 const nonSitePrefixes = ['/papi', '/api', '/media', '/embed', '/demo', '/ws'];
 
+/**
+ * Folders of the server's own below an address the site may own: `/dev` may be someone's
+ * profile, but the developer's tools live under `/dev/`, and where they do not exist
+ * (production) their addresses must answer the API's 404, not the site's page.
+ */
+const nonSiteFolders = ['/dev/'];
+
 export function isSitePath(url: string): boolean {
   const pathname = url.split('?', 1)[0] ?? '/';
+  if (nonSiteFolders.some((folder) => pathname.startsWith(folder))) return false;
   return !nonSitePrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
