@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import { EMBED_CODE_MESSAGE, avatarUrl, embedConsentState, isSdkError, requestEmbedCode, type EmbedCodeMessage } from '../../lib/sdk';
 import type { EmbedConsentState } from '../../lib/contract';
+import { ALLOWANCE_STEPS } from '../../lib/contract/constants';
+import { formatMoney } from '../../lib/contract/money';
 import { LoginForm, useFanstage } from '../../lib/ui';
 
 type Step = 'checking' | 'login' | 'consent' | 'sending' | 'sent' | 'cancelled' | 'failed' | 'bad-origin' | 'no-opener';
@@ -44,6 +46,8 @@ export function EmbedLogin({ search, opener, onDone }: EmbedLoginProps) {
   const origin = openerOriginOf(search);
   const [step, setStep] = useState<Step>(() => (origin === null ? 'bad-origin' : opener === null ? 'no-opener' : 'checking'));
   const [consent, setConsent] = useState<EmbedConsentState | null>(null);
+  // What the site may spend a month without asking: nothing, unless the fan chooses otherwise.
+  const [allowance, setAllowance] = useState(0);
   const sending = useRef(false);
 
   const sendCode = useCallback(
@@ -52,7 +56,7 @@ export function EmbedLogin({ search, opener, onDone }: EmbedLoginProps) {
       sending.current = true;
       setStep('sending');
       try {
-        const { code } = await requestEmbedCode(client, origin, allow);
+        const { code } = await requestEmbedCode(client, origin, allow, allow ? allowance : 0);
         const message: EmbedCodeMessage = { type: EMBED_CODE_MESSAGE, code };
         // Never '*': the code is for the page on this origin alone.
         opener.postMessage(message, origin);
@@ -64,7 +68,7 @@ export function EmbedLogin({ search, opener, onDone }: EmbedLoginProps) {
         sending.current = false;
       }
     },
-    [client, onDone, opener, origin],
+    [allowance, client, onDone, opener, origin],
   );
 
   /** Signed in: a site the fan allowed before gets its code at once, any other is asked about. */
@@ -172,6 +176,17 @@ export function EmbedLogin({ search, opener, onDone }: EmbedLoginProps) {
                 <li>{t('embedLogin.cannot.money')}</li>
               </ul>
             </div>
+          </div>
+          <div className="embed-login__allowance">
+            <label htmlFor="embed-login-allowance">{t('embedLogin.allowance')}</label>
+            <select id="embed-login-allowance" value={allowance} onChange={(event) => setAllowance(Number(event.target.value))}>
+              {ALLOWANCE_STEPS.map((step) => (
+                <option key={step} value={step}>
+                  {step === 0 ? t('embedLogin.askEveryTime') : t('embedLogin.upTo', { amount: formatMoney(step) })}
+                </option>
+              ))}
+            </select>
+            <span className="embed-login__hint">{t('embedLogin.allowanceHint')}</span>
           </div>
           <p className="embed-login__hint">{t('embedLogin.revokeHint')}</p>
           <div className="embed-login__actions">

@@ -7,11 +7,14 @@ import { initialLanguage } from '../language';
 import { createI18n, loadLanguage } from '../../lib/i18n';
 import { addMoreStrings } from '../strings';
 import { EmbedLogin } from './EmbedLogin';
+import { EmbedConfirm } from './EmbedConfirm';
 import './embed-login.css';
 
 /**
- * The `/embed/login` popup: a page of its own on the platform's origin, without the site's
- * shell, opened by a widget on a creator's site (see docs/embedding.md, Sign-in).
+ * The widgets' popups: pages of their own on the platform's origin, without the site's shell,
+ * opened by a widget on a creator's site — `/embed/login` signs the fan in (docs/embedding.md,
+ * Sign-in), `/embed/confirm` asks him to confirm a spend or pay a card in the platform's card
+ * window (docs/spending.md).
  */
 const language = initialLanguage();
 document.documentElement.lang = language;
@@ -30,7 +33,11 @@ void Promise.all([loadLanguage(language), addMoreStrings(i18n)])
     createRoot(container).render(
       <StrictMode>
         <FanstageProvider fanstage={fanstage} language={language} i18n={i18n}>
-          <EmbedLogin search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
+          {window.location.pathname.startsWith('/embed/confirm') ? (
+            <EmbedConfirm search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
+          ) : (
+            <EmbedLogin search={window.location.search} opener={window.opener as Window | null} onDone={() => window.close()} />
+          )}
         </FanstageProvider>
       </StrictMode>,
     );

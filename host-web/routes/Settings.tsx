@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { useFanstage, VerifyEmailNotice } from '../../lib/ui';
 import { usePageTitle, useSite } from '../site';
 import { SettingsSites } from './SettingsSites';
+import { SettingsSpending } from './SettingsSpending';
 import { SettingsInvite } from './SettingsInvite';
 import styles from './Settings.module.css';
 
@@ -91,6 +92,7 @@ export default function Settings() {
         <VerifyEmailNotice headingLevel={3} />
       </section>
       <SettingsInvite />
+      <SettingsSpending />
       <SettingsSites />
       {/* Phones and tablets have no logout icon in their navigation: this is their way out. */}
       <button type="button" className={styles.logout} aria-haspopup="dialog" onClick={openLogoutConfirm}>

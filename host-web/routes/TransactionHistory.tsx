@@ -5,7 +5,7 @@ import type { PagedList } from '../../lib/sdk';
 import { formatMoney } from '../../lib/ui';
 import styles from './Money.module.css';
 
-/** One line of a wallet or earnings history: what, with whom, when, and the signed amount. */
+/** One line of a wallet or earnings history: what, with whom, when, where (a partner site), the card charge of a top-up, and the signed amount. */
 export function TransactionRow({ item, language }: { item: Transaction; language: string }) {
   const { t } = useTranslation();
   const who = item.user ? item.user.displayName.trim() || item.user.username : null;
@@ -14,9 +14,11 @@ export function TransactionRow({ item, language }: { item: Transaction; language
     <li className={styles.row}>
       <span className={styles.rowMain}>
         <span>{who ? t('siteMoney.tx.with', { what, name: who }) : what}</span>
-        <time className={styles.muted} dateTime={new Date(item.ts).toISOString()}>
-          {new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(item.ts))}
-        </time>
+        {typeof item.chargedCents === 'number' ? <span className={styles.muted}>{t('siteMoney.tx.charged', { amount: formatMoney(item.chargedCents) })}</span> : null}
+        <span className={styles.muted}>
+          <time dateTime={new Date(item.ts).toISOString()}>{new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(item.ts))}</time>
+          {item.site ? ` · ${t('siteMoney.tx.onSite', { site: item.site })}` : null}
+        </span>
       </span>
       <span className={item.amountCents >= 0 ? styles.plus : styles.minus}>
         {item.amountCents > 0 ? '+' : ''}

@@ -178,3 +178,20 @@ export function normalizeInviteCode(value: string | null | undefined): string | 
   for (const char of code) if (!INVITE_CODE_ALPHABET.includes(char)) return null;
   return code;
 }
+
+// Spending on the fan's word (docs/spending.md).
+
+/** A tip is a gift with no post. */
+export const SpendRequestKinds = ['gift', 'unlock', 'chat-media', 'chat-message', 'subscription', 'call', 'topup', 'subscription-card'] as const;
+export type SpendRequestKind = (typeof SpendRequestKinds)[number];
+
+/** pending → confirmed → used (the widget sent its spend again), or cancelled; a card payment's request is completed by its order. */
+export const SpendRequestStatuses = ['pending', 'confirmed', 'used', 'cancelled', 'expired', 'completed'] as const;
+export type SpendRequestStatus = (typeof SpendRequestStatuses)[number];
+
+/** The header a widget sends its spend again with, naming the spend request the fan confirmed. */
+export const SPEND_CONFIRMATION_HEADER = 'Fanstage-Confirmation';
+
+/** The amounts a site's allowance may be set to (credits a month); 0 asks every time. */
+export const ALLOWANCE_STEPS = [0, 500, 1000, 2000, 5000, 10000] as const;
+

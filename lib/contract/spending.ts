@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { Int } from './bounds';
 import { MoneyUser } from './payments';
+import { SpendRequestStatuses } from './constants';
+export { ALLOWANCE_STEPS, SPEND_CONFIRMATION_HEADER, SpendRequestKinds, SpendRequestStatuses, type SpendRequestKind, type SpendRequestStatus } from './constants';
 
 /**
  * Spending on the fan's word (docs/spending.md): spend requests a widget opens and the fan
@@ -8,16 +10,6 @@ import { MoneyUser } from './payments';
  * daily and monthly limits and cool-down. Amounts are credits (one credit, one cent).
  */
 
-/** A tip is a gift with no post. */
-export const SpendRequestKinds = ['gift', 'unlock', 'chat-media', 'chat-message', 'subscription', 'call', 'topup', 'subscription-card'] as const;
-export type SpendRequestKind = (typeof SpendRequestKinds)[number];
-
-/** pending → confirmed → used (the widget sent its spend again), or cancelled; a card payment's request is completed by its order. */
-export const SpendRequestStatuses = ['pending', 'confirmed', 'used', 'cancelled', 'expired', 'completed'] as const;
-export type SpendRequestStatus = (typeof SpendRequestStatuses)[number];
-
-/** The header a widget sends its spend again with, naming the spend request the fan confirmed. */
-export const SPEND_CONFIRMATION_HEADER = 'Fanstage-Confirmation';
 
 /** What a `confirmation-required` refusal carries: the request to confirm and the popup's address. */
 export const SpendRequestRef = Type.Object({
@@ -53,8 +45,6 @@ export type SpendRequest = Static<typeof SpendRequest>;
 export const SpendRequestParams = Type.Object({ id: Type.String({ minLength: 16, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' }) });
 export type SpendRequestParams = Static<typeof SpendRequestParams>;
 
-/** The amounts a site's allowance may be set to (credits a month); 0 asks every time. */
-export const ALLOWANCE_STEPS = [0, 500, 1000, 2000, 5000, 10000] as const;
 
 export const Allowance = Int({ minimum: 0, maximum: 100_000_00 });
 

@@ -72,7 +72,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   let calls: CallsStore | null = null;
   let uploads: UploadStore | null = null;
   // Stores are built outside whatever effect touched them first: their own signals and effects are theirs.
-  const getWallet = () => (wallet ??= untracked(() => code('wallet').createWalletStore(client, { ...paymentOptions, isLoggedIn })));
+  const getWallet = () => (wallet ??= untracked(() => code('wallet').createWalletStore(client, { ...paymentOptions, isLoggedIn, cardWindow: confirmer !== null })));
   const getEarnings = () => (earnings ??= untracked(() => code('earnings').createEarningsStore(client, getWallet())));
   const getSubscriptions = () => (subscriptions ??= untracked(() => code('subscriptions').createSubscriptionsStore(client, getWallet(), { isLoggedIn })));
   // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part

@@ -142,3 +142,6 @@ export type * from '../contract';
 export { version } from './version';
 export { signInWithPopup, requestEmbedCode, embedConsentState, listEmbedConsents, revokeEmbedConsent, EMBED_CODE_MESSAGE, POPUP_WIDTH, POPUP_HEIGHT } from './popupSignIn';
 export type { PopupSignInOptions, PopupSignInTarget, PopupHandle, MessageSource, EmbedCodeMessage } from './popupSignIn';
+export { createPopupConfirmer, spendRequestsApi, goesOn, SPEND_ANSWER_MESSAGE } from './spendConfirm';
+export type { SpendConfirmer, PopupConfirmerOptions, SpendAnswerMessage } from './spendConfirm';
+export { spendingControlsApi } from './api-spending';

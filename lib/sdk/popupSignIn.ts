@@ -132,10 +132,11 @@ export function popupFeatures(): string {
 /**
  * The popup's side: asks the platform for a code for `origin` (needs the platform's own
  * session). A site the fan has not allowed yet answers `consent-required` unless `allow` says
- * the fan just pressed Allow, which the platform then remembers.
+ * the fan just pressed Allow, which the platform then remembers, with `allowance`: the credits
+ * the site may spend a month without asking him (0, asking every time, by default).
  */
-export function requestEmbedCode(client: FanstageClient, origin: string, allow = false): Promise<EmbedCode> {
-  const body: EmbedCodeBody = allow ? { origin, allow: true } : { origin };
+export function requestEmbedCode(client: FanstageClient, origin: string, allow = false, allowance = 0): Promise<EmbedCode> {
+  const body: EmbedCodeBody = allow ? { origin, allow: true, ...(allowance > 0 ? { allowance } : {}) } : { origin };
   return client.post<EmbedCode>('/api/embed/code', body);
 }
 

@@ -25,6 +25,7 @@ function fanClubPage(platform: string): string {
       <h1>Lucy's fan club</h1>
       <fanstage-profile-card user="lucy.rivers"></fanstage-profile-card>
       <fanstage-tip-button creator="lucy.rivers"></fanstage-tip-button>
+      <fanstage-wallet></fanstage-wallet>
       <fanstage-feed creator="lucy.rivers"></fanstage-feed>
     </main>
   </body>
@@ -84,11 +85,11 @@ async function fetchFromPage(page: Page, url: string, init: { method: string; to
   );
 }
 
-test('widgets on a site nobody listed: real public data, sign-in only with the fan’s consent, a widget session that can tip but not take the account, and revocation in settings', async ({
+test('widgets on a site nobody listed: real public data, sign-in only with the fan’s consent, spends only on his word in the platform’s popup or within the allowance he set, no card charged without his click there, no account taken, and revocation in settings', async ({
   browser,
   baseURL,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const platform = baseURL!;
   const context = await browser.newContext();
   const home = await context.newPage();
@@ -96,11 +97,12 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   const fanToken = await accessToken(home.request, email);
   const lucy = await apiProfile(home.request, 'lucy.rivers');
 
-  // The fan buys credits on the platform with the sandbox's test card, as in the wallet.
-  const pkg = (await creditPackages(home.request, fanToken)).sort((a, b) => a.cValue - b.cValue)[0]!;
+  // The fan buys credits on the platform with the sandbox's test card, as in the wallet, and keeps the card.
+  const packages = (await creditPackages(home.request, fanToken)).sort((a, b) => a.cValue - b.cValue);
+  const pkg = packages.find((p) => p.gValue === 2000)!;
   const order = await home.request.post('/api/payments/pay-new-card', {
     headers: { authorization: `Bearer ${fanToken}` },
-    data: { packageId: pkg.id, processor: 'sandbox' },
+    data: { packageId: pkg.id, processor: 'sandbox', saveCard: true },
   });
   const { body: checkout } = (await order.json()) as { body: { redirectUrl: string } };
   await home.goto(checkout.redirectUrl);
@@ -149,14 +151,96 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await popup.getByRole('button', { name: 'Allow' }).click();
   await closed;
 
-  // 3. The widget session tips.
-  const gift = (await giftCatalogue(home.request)).reduce((cheapest, g) => (g.gValue < cheapest.gValue ? g : cheapest));
+  // 3. A tip from the widget is the fan's to confirm, in a popup on the platform naming the site,
+  //    the creator and the amount (the default the consent screen offered: ask every time).
+  const gifts = await giftCatalogue(home.request);
+  const giftOf = (name: string) => gifts.find((g) => g.name === name)!;
+  const rose = giftOf('Rose');
   const tipDialog = tipButton.getByRole('dialog', { name: `Send ${lucy.displayName} a tip` });
+  const chooseAndSend = async (gift: { name: string; gValue: number }) => {
+    if (!(await tipDialog.isVisible())) await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
+    await tipDialog.getByRole('radio', { name: new RegExp(`^${gift.name}`) }).click();
+    await tipDialog.getByRole('button', { name: `Send ${gift.name} for ${formatMoney(gift.gValue)}` }).click();
+  };
   await expect(tipDialog).toContainText(`Your balance: ${formatMoney(pkg.cValue)}`);
-  await tipDialog.getByRole('radio', { name: new RegExp(`^${gift.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).click();
-  await tipDialog.getByRole('button', { name: `Send ${gift.name} for ${formatMoney(gift.gValue)}` }).click();
+  const asking = page.waitForEvent('popup');
+  await chooseAndSend(rose);
+  const confirm = await asking;
+  await expect(confirm.getByRole('heading', { name: 'Confirm a payment' })).toBeVisible();
+  await expect(confirm.getByText(`${stranger} asks you to pay on Fanstage.`)).toBeVisible();
+  await expect(confirm.getByText(lucy.displayName, { exact: true })).toBeVisible();
+  await expect(confirm.getByText(`A tip: ${rose.name}`)).toBeVisible();
+  await expect(confirm.getByText(`${formatMoney(pkg.cValue)} → ${formatMoney(pkg.cValue - rose.gValue)}`)).toBeVisible();
+  await expectNoSeriousA11yViolations(confirm);
+  // Cancel moves nothing, and the widget says so.
+  const cancelled = confirm.waitForEvent('close');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await cancelled;
+  await expect(tipDialog.getByRole('alert')).toHaveText('You cancelled the payment. Nothing was charged.');
+  expect((await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue);
+  // Confirm tips once.
+  const askingAgain = page.waitForEvent('popup');
+  await chooseAndSend(rose);
+  const secondAsk = await askingAgain;
+  const confirmed = secondAsk.waitForEvent('close');
+  await secondAsk.getByRole('button', { name: `Confirm ${formatMoney(rose.gValue)}` }).click();
+  await confirmed;
   await expect(tipButton.getByRole('status').filter({ hasText: 'Gift sent. Thank you!' })).toBeVisible();
-  await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue - gift.gValue);
+  await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue - rose.gValue);
+
+  // 3b. With $10 a month allowed to the site in settings, tips up to $10 go without asking; the next one asks.
+  await home.goto('/settings');
+  const allowedSites = home.getByRole('region', { name: 'Sites you allowed' });
+  await allowedSites.getByLabel('Spending without asking').selectOption({ label: 'Up to $10.00 a month' });
+  await expect(allowedSites.getByRole('status')).toHaveText(`${stranger} may now spend up to $10.00 a month without asking you.`);
+  let popups = 0;
+  page.on('popup', () => void (popups += 1));
+  for (const name of ['Cupcake', 'Coffee']) {
+    await chooseAndSend(giftOf(name));
+    // Sent without a word from the platform: the dialog closes on the answer.
+    await expect(tipDialog).toBeHidden();
+    await expect(tipButton.getByRole('status').filter({ hasText: 'Gift sent. Thank you!' })).toBeVisible();
+  }
+  expect(popups, 'no popup within the allowance').toBe(0);
+  const spentOnSite = rose.gValue + giftOf('Cupcake').gValue + giftOf('Coffee').gValue;
+  await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue - spentOnSite);
+  const beyond = page.waitForEvent('popup');
+  await chooseAndSend(rose);
+  const beyondPopup = await beyond;
+  await expect(beyondPopup.getByText(`A tip: ${rose.name}`)).toBeVisible();
+  const beyondClosed = beyondPopup.waitForEvent('close');
+  await beyondPopup.getByRole('button', { name: 'Cancel' }).click();
+  await beyondClosed;
+  await expect(tipDialog.getByRole('alert')).toHaveText('You cancelled the payment. Nothing was charged.');
+  await tipDialog.getByRole('button', { name: 'Close' }).click();
+  // Settings shows the month's spend on the site with its receipts.
+  await home.reload();
+  await expect(allowedSites.getByText(`Spent this month: ${formatMoney(spentOnSite)}`)).toBeVisible();
+  await allowedSites.getByRole('button', { name: 'Receipts' }).click();
+  const receipts = allowedSites.getByRole('list', { name: `This month's payments on ${stranger}` });
+  await expect(receipts.getByRole('listitem')).toHaveCount(3);
+  await expect(receipts.getByRole('listitem').filter({ hasText: 'confirmed by you' })).toHaveCount(1);
+  await expect(receipts.getByRole('listitem').filter({ hasText: 'within the allowance' })).toHaveCount(2);
+
+  // 3c. A top-up from the widget charges the saved card only after the click in the platform's card window.
+  const wallet = page.locator('fanstage-wallet');
+  const small = packages[0]!;
+  await wallet.getByRole('button', { name: 'Buy credits' }).click();
+  const buy = wallet.getByRole('region', { name: 'Buy credits' });
+  await buy.getByRole('radio', { name: new RegExp(`^${formatMoney(small.cValue).replace('$', '\\$')} in credits`) }).check();
+  await buy.getByRole('radio', { name: /Visa/ }).check();
+  const cardWindowOpened = page.waitForEvent('popup');
+  await buy.getByRole('button', { name: new RegExp(`^Pay ${formatMoney(small.gValue).replace('$', '\\$')}`) }).click();
+  const cardWindow = await cardWindowOpened;
+  await expect(cardWindow.getByRole('heading', { name: 'Pay with your card' })).toBeVisible();
+  await expect(cardWindow.getByText(`${stranger} asks you to pay on Fanstage.`)).toBeVisible();
+  const before = (await balanceOf(home.request, fanToken)).gBalance;
+  expect(before, 'nothing charged before the click').toBe(pkg.cValue - spentOnSite);
+  const paidClosed = cardWindow.waitForEvent('close');
+  await cardWindow.getByRole('button', { name: new RegExp(`^Pay ${formatMoney(small.gValue).replace('$', '\\$')} with Visa`) }).click();
+  await paidClosed;
+  await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(before + small.cValue);
+  await expect(buy.getByRole('status')).toHaveText(`Credits added. Your balance is now ${formatMoney(before + small.cValue)}.`);
 
   // 4. …and nothing more. A script on the site holding the widget's token is refused the rest.
   const widgetToken = sent.map((request) => request.authorization).find((header) => header.startsWith('Bearer '))?.slice('Bearer '.length);

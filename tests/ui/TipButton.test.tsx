@@ -163,7 +163,7 @@ describe('TipButton against the real server', { timeout: 30_000 }, () => {
     for (const name of button!.className.split(' ')) expect(css).toContain(`.${name}`);
     // jsdom opens no windows: the sign-in popup is refused, as a blocking browser would, and the widget says so.
     button!.click();
-    await waitFor(() => expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toContain('Your browser blocked the sign-in window'));
+    await waitFor(() => expect(element.shadowRoot?.querySelector('[role="alert"]')?.textContent).toContain('Your browser blocked the Fanstage window'));
     element.remove();
   });
 });

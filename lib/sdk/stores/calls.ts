@@ -73,6 +73,8 @@ import type { CallMessageType, ServerMessageOf } from '../../contract/realtime';
 import type { FanstageClient } from '../client';
 import { callsApi } from '../api-calls';
 import type { FanstageSocket } from '../socket';
+import { SdkError } from '../errors';
+import { goesOn } from '../spendConfirm';
 import type { SettingsStore } from './settings';
 import { fanPriceCents } from '../rules/price';
 // The button's rules live apart, so a profile shows its Call button without this store's code.
@@ -1251,6 +1253,31 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
   socket.on('error', (message) => {
     if (message.ref !== 'callMessage') return;
     const call = current.peek();
+    // A paid call from a partner site: the fan accepts the price per minute in the platform's
+    // popup, and the ring goes again with his confirmation (docs/spending.md).
+    if (call && call.phase === 'calling' && message.statusText === 'confirmation-required' && message.body && message.msgId === call.callId) {
+      const asked = deps.client.confirmSpend(message.body);
+      if (asked !== null) {
+        const s = state;
+        asked.then(
+          (answer) => {
+            if (state !== s || current.peek()?.phase !== 'calling') return;
+            if (!goesOn(answer) || !s) {
+              error.value = 'spend-cancelled';
+              end('failed');
+              return;
+            }
+            socket.send({ type: 'callMessage', callId: s.callId, callMessageType: 'preOffer', receiverId: s.peerId, callMessageBody: {}, confirmation: answer.id });
+          },
+          (cause: unknown) => {
+            if (state !== s) return;
+            error.value = cause instanceof SdkError ? cause.code : 'spend-cancelled';
+            end('failed');
+          },
+        );
+        return;
+      }
+    }
     // A ring the server refused (blocked, unverified e-mail, not a creator ...).
     if (call && call.phase === 'calling') {
       error.value = message.statusText;

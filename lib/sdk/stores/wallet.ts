@@ -104,6 +104,11 @@ export interface WalletStoreOptions {
   pollMs?: number;
   /** How long to wait for a card payment; default 20 minutes. */
   maxWaitMs?: number;
+  /**
+   * A partner site's session: cards are paid in the platform's card window, which the client's
+   * spend confirmer opens (docs/spending.md), so no window of the processor's is opened first.
+   */
+  cardWindow?: boolean;
 }
 
 const FINAL: ReadonlySet<PaymentStatus> = new Set(['paid', 'declined', 'failed', 'expired']);
@@ -324,7 +329,7 @@ export function createCardPaymentFlow(client: FanstageClient, options: WalletSto
     const own = begin();
     // Opened before anything is awaited, so the click that called us still counts.
     popupReported = false;
-    if (runOptions.mode === 'popup' && runOptions.openPopupFirst) {
+    if (runOptions.mode === 'popup' && runOptions.openPopupFirst && !options.cardWindow) {
       closePopup();
       popup = tryOpen('about:blank');
     }

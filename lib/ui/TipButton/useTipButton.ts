@@ -54,6 +54,9 @@ export interface TipButtonState {
 }
 
 /** A tip for a creator: the gift picker, the gift sent from the fan's credits, a top-up when they run short. */
+/** Why a spend did not go, in the fan's own terms: he cancelled it, or his limits or a pause held it. */
+const spendStops: ReadonlySet<string> = new Set(['spend-cancelled', 'spending-limit', 'spending-cooldown', 'confirmation-invalid', 'popup-blocked']);
+
 export function useTipButton({ creator, onLoginRequired, paymentMode = 'popup', onSent }: UseTipButtonOptions): TipButtonState {
   useSignals();
   const { profiles, session, wallet } = useFanstage();
@@ -133,7 +136,8 @@ export function useTipButton({ creator, onLoginRequired, paymentMode = 'popup', 
           setAlert(t('tip.noMoney'));
           return;
         }
-        setAlert(t('errors.gift-send-error'));
+        // The fan's own word on a partner site (docs/spending.md): say what stopped it.
+        setAlert(code !== undefined && spendStops.has(code) ? t(`errors.${code}`) : t('errors.gift-send-error'));
         playSound('error', { muted });
       },
     );

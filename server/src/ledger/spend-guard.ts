@@ -106,8 +106,12 @@ async function lockControls(tx: Tx, userId: number): Promise<ControlsRow> {
   return row;
 }
 
-/** What the fan spent since the start of the UTC month and of the UTC day, and on `origin` this month. */
-export async function spentAt(tx: Tx, userId: number, at: Date, origin: string | null): Promise<{ day: number; month: number; site: number }> {
+/**
+ * What the fan spent since the start of the UTC month and of the UTC day, and on `origin` this
+ * month: in all, and without being asked (`unasked`, what the site's allowance covers; what he
+ * confirmed in the popup was asked).
+ */
+export async function spentAt(tx: Tx, userId: number, at: Date, origin: string | null): Promise<{ day: number; month: number; site: number; unasked: number }> {
   const day = startOfUtcDay(at);
   const month = startOfUtcMonth(at);
   const [row] = await tx
@@ -115,10 +119,11 @@ export async function spentAt(tx: Tx, userId: number, at: Date, origin: string |
       day: sql<string>`coalesce(sum(${spends.amount}) filter (where ${spends.createdAt} >= ${day.toISOString()}::timestamptz), 0)`,
       month: sql<string>`coalesce(sum(${spends.amount}), 0)`,
       site: origin === null ? sql<string>`0` : sql<string>`coalesce(sum(${spends.amount}) filter (where ${spends.origin} = ${origin}), 0)`,
+      unasked: origin === null ? sql<string>`0` : sql<string>`coalesce(sum(${spends.amount}) filter (where ${spends.origin} = ${origin} and not ${spends.confirmed}), 0)`,
     })
     .from(spends)
     .where(and(eq(spends.userId, userId), sql`${spends.createdAt} >= ${month.toISOString()}::timestamptz`));
-  return { day: Number(row?.day ?? 0), month: Number(row?.month ?? 0), site: Number(row?.site ?? 0) };
+  return { day: Number(row?.day ?? 0), month: Number(row?.month ?? 0), site: Number(row?.site ?? 0), unasked: Number(row?.unasked ?? 0) };
 }
 
 /**
@@ -155,7 +160,7 @@ export async function authorizeSpend(tx: Tx, input: SpendInput): Promise<SpendGr
         .where(and(eq(embedConsents.userId, input.fanId), eq(embedConsents.origin, site)))
         .limit(1);
       const allowance = consent?.allowance ?? 0;
-      if (allowance <= 0 || spent.site + input.amount > allowance) {
+      if (allowance <= 0 || spent.unasked + input.amount > allowance) {
         throw new ConfirmationNeeded({ origin: site, kind: input.kind, amount: input.amount, creatorId: input.creatorId, subject: input.subject, details: input.details ?? {} });
       }
     }

@@ -122,7 +122,10 @@ export function createChatStore(client: FanstageClient, socket: FanstageSocket, 
   function thread(userId: number): ChatThread {
     let existing = threads.get(userId);
     if (!existing) {
-      existing = createThread({ api, socket, session, me, now, ackTimeoutMs, draftStore, generation: currentGeneration, conversations, activity: activity.activity, notices }, userId);
+      existing = createThread(
+        { api, socket, session, me, now, ackTimeoutMs, draftStore, generation: currentGeneration, conversations, activity: activity.activity, notices, confirmSpend: (ref) => client.confirmSpend(ref) },
+        userId,
+      );
       threads.set(userId, existing);
     }
     return existing;

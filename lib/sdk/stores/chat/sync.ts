@@ -149,7 +149,10 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
     }
   }
 
-  function onError({ ref, msgId, statusText }: ServerMessageOf<'error'>): void {
+  function onError({ ref, msgId, statusText, body }: ServerMessageOf<'error'>): void {
+    if (ref === 'chatMessage' && msgId && statusText === 'confirmation-required' && body) {
+      for (const open of threads.values()) if (open.awaitConfirmation(msgId, body)) return;
+    }
     if (ref === 'chatMessage' && msgId) refuse(msgId, 'error', { reason: statusText });
     if (ref === 'massChatMessage' && msgId) mass.refused(msgId, statusText);
   }

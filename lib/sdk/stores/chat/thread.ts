@@ -6,7 +6,8 @@
  * survive a reload.
  */
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
-import type { ChatHistory, ChatMedia, ChatMessage } from '../../../contract';
+import type { ChatHistory, ChatMedia, ChatMessage, SpendRequest, SpendRequestRef } from '../../../contract';
+import { goesOn } from '../../spendConfirm';
 import type { ChatFailure } from '../../../contract/constants';
 import type { ClientEvent } from '../../../contract/realtime';
 import type { ChatApi } from '../../api-chat';
@@ -37,13 +38,15 @@ export interface ThreadDeps {
   conversations: Pick<Conversations, 'conversation' | 'remember' | 'update' | 'applyCounts' | 'counts'>;
   activity: ReadonlySignal<ReadonlyMap<number, ChatActivity>>;
   notices: Pick<ChatNotices, 'ask' | 'dismiss' | 'failed'>;
+  /** Asks the fan to confirm a spend (the client's confirmer); null when the page has none. */
+  confirmSpend(ref: SpendRequestRef): Promise<SpendRequest> | null;
 }
 
 /** A draft of the viewer's, as kept (in memory and in the draft storage) until the server stores it. */
 type Draft = StoredChatDraft;
 
 export function createThread(deps: ThreadDeps, userId: number): ThreadInternals {
-  const { api, socket, session, me, now, ackTimeoutMs, draftStore, generation, conversations, activity, notices } = deps;
+  const { api, socket, session, me, now, ackTimeoutMs, draftStore, generation, conversations, activity, notices, confirmSpend } = deps;
   const historySize = pageSizes.chatHistory;
   const conversation = conversations.conversation(userId);
   const stored = signal<readonly ChatMessage[]>([]);
@@ -53,6 +56,8 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
   const loaded = signal(false);
   const partnerActivity = computed(() => activity.value.get(userId) ?? null);
   const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The spend requests the fan confirmed for drafts of this thread, sent with their next dispatch. */
+  const confirmations = new Map<string, string>();
   let visible = false;
   let controller: AbortController | null = null;
   let readUpTo = 0;
@@ -175,6 +180,7 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
       ...(draft.mediaId ? { mediaId: draft.mediaId } : {}),
       ...(draft.giftId ? { giftId: draft.giftId } : {}),
       price: draft.price,
+      ...(confirmations.has(msgId) ? { confirmation: confirmations.get(msgId) } : {}),
     });
     if (!sent) {
       // SPEC §5 and §8: refused at once while offline; the person decides when to try again.
@@ -417,6 +423,28 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
     refuse(msgId, refusal, data) {
       if (!drafts.peek().some((d) => d.msgId === msgId)) return false;
       fail(msgId, chatFailureOf(refusal), data.reason ?? null, refusal === 'notAcceptedPrice' ? (data.price ?? null) : null);
+      return true;
+    },
+    awaitConfirmation(msgId, ref) {
+      if (!drafts.peek().some((d) => d.msgId === msgId)) return false;
+      // The fan may take his time in the popup: no echo is due until he answered.
+      clearAck(msgId);
+      const asked = confirmSpend(ref);
+      if (asked === null) {
+        fail(msgId, 'not_delivered-general', 'confirmation-required');
+        return true;
+      }
+      asked.then(
+        (answer) => {
+          if (!goesOn(answer)) {
+            fail(msgId, 'not_delivered-general', 'spend-cancelled');
+            return;
+          }
+          confirmations.set(msgId, answer.id);
+          dispatch(msgId);
+        },
+        (error: unknown) => fail(msgId, 'not_delivered-general', asSdkError(error).code),
+      );
       return true;
     },
     hasDraft: (msgId) => drafts.peek().some((d) => d.msgId === msgId),

@@ -3,7 +3,7 @@
  * what its parts tell each other about an open thread (`ThreadInternals`).
  */
 import type { ReadonlySignal } from '@preact/signals-core';
-import type { Account, ChatCall, ChatMessage, ChatMedia, Conversation, MassConversationList, MediaView } from '../../../contract';
+import type { Account, ChatCall, ChatMessage, ChatMedia, Conversation, MassConversationList, MediaView, SpendRequestRef } from '../../../contract';
 import type { ChatFailure } from '../../../contract/constants';
 import type { SdkError } from '../../errors';
 import type { ChatRefusal, ChatRow, DeliveryState } from '../../rules/chat';
@@ -141,6 +141,12 @@ export interface ThreadInternals extends ChatThread {
   /** A stored message for this conversation; false when it was held already. */
   receive(message: ChatMessage): boolean;
   refuse(msgId: string, refusal: ChatRefusal, data: { price?: number; reason?: string }): boolean;
+  /**
+   * A paid message from a partner site that needs the fan's word (docs/spending.md): asks him in
+   * the platform's popup and sends it again with his confirmation, or marks it failed
+   * (`spend-cancelled`). False when no draft of this thread has that msgId.
+   */
+  awaitConfirmation(msgId: string, ref: SpendRequestRef): boolean;
   hasDraft(msgId: string): boolean;
   applyReaction(messageId: number, reactorId: number, reactionId: number | null): ChatMessage | null;
   applyMediaStatus(mediaId: number, mediaStatus: number): void;

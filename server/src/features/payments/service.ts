@@ -184,6 +184,13 @@ export function createPaymentService(ctx: AppContext) {
         },
       ]),
     );
+    // A top-up line shows the money its card was charged beside the credits it bought.
+    const orderIds = transfers.filter((row) => row.kind === 'topup' && typeof row.meta?.orderId === 'string').map((row) => String(row.meta!.orderId));
+    const charged = new Map(
+      orderIds.length === 0
+        ? []
+        : (await db.select({ id: paymentOrders.id, amount: paymentOrders.amount }).from(paymentOrders).where(inArray(paymentOrders.id, orderIds))).map((o) => [o.id, o.amount] as const),
+    );
     const integerOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null);
     return lines.map((line) => {
       const row = byId.get(line.transferId);
@@ -199,6 +206,8 @@ export function createPaymentService(ctx: AppContext) {
         giftId: integerOf(meta.giftId),
         postId: integerOf(meta.postId),
         media: mediaId === null ? null : { mediaId },
+        site: typeof meta.site === 'string' ? meta.site : null,
+        chargedCents: row?.kind === 'topup' && typeof meta.orderId === 'string' ? (charged.get(meta.orderId) ?? null) : null,
         ts: new Date(line.at).getTime(),
       };
     });

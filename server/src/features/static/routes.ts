@@ -135,7 +135,8 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
   app.get('/embed', hidden, (_request, reply) => reply.redirect('/embed/', 301));
   // The widgets' sign-in popup is a page of the site's build on the platform's origin, under
   // /embed/ because partners' widgets open it next to the script they load from there.
-  app.get('/embed/login', hidden, (_request, reply) => {
+  // So is the spend confirmation and card window a widget opens (docs/spending.md).
+  const popup = (_request: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(path.join(web.dir, embedLoginPage))) {
       notBuilt(web, reply);
       return;
@@ -143,7 +144,9 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
     // Never inside a partner's frame (a framed sign-in form invites clickjacking): like every
     // page, it gets frame-ancestors 'none' where its file is sent (setHeaders above).
     sendBuilt(reply, embedLoginPage, web.dir);
-  });
+  };
+  app.get('/embed/login', hidden, popup);
+  app.get('/embed/confirm', hidden, popup);
   app.get('/demo/*', hidden, serve(demo));
   app.get('/embed/*', hidden, serve(embed));
   app.get('/*', hidden, (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {

@@ -33,6 +33,8 @@ export interface PeriodPayment {
   meta?: Record<string, string | number | null>;
   /** Where the fan pays and on whose word: a renewal or a card payment is one he agreed to before. */
   via: SpendVia;
+  /** What a confirmation popup shows of the offer (its name). */
+  offerName?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function payPeriod(tx: Tx, ctx: AppContext, row: SubscriptionRow, p
     meta: { offerId: row.offerId, subscriptionId: row.id, ...payment.meta },
     via: payment.via,
     subject: `offer:${row.offerId}`,
-    details: { offerId: row.offerId },
+    details: { offerId: row.offerId, offerName: payment.offerName ?? null },
   });
   if (replayed) return { replayed, row };
   balancesChanged(tx, [row.subscriberId, row.creatorId]);

@@ -325,7 +325,7 @@ export function createSubscriptionService(ctx: AppContext) {
         const offer = await offerForFan(tx, fanId, offerId);
         if (shownPriceCents !== undefined && shownPriceCents !== offer.priceCents) throw new AppError('price-changed');
         const row = await rowForPayment(tx, fanId, offer, 'credits', null);
-        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(offer.priceCents, salt()), via });
+        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(offer.priceCents, salt()), via, offerName: offer.name });
         return row.id;
       });
       return view(id, fanId);
