@@ -310,7 +310,7 @@ test('a fan with credit for one minute calls a creator, is told the time left, t
   }
 });
 
-test('a fan calls the creator from <fanstage-call> on her own site, another origin, signing in through the platform’s popup', async ({ baseURL }) => {
+test('a fan calls the creator from <fanstage-call> on her own site, another origin, signing in through the platform’s popup and accepting the price per minute there', async ({ baseURL }) => {
   test.setTimeout(240_000);
   const platform = new URL(baseURL!).origin;
   // The same server's demo page opened as localhost: another origin and another site, as a creator's own page is.
@@ -349,8 +349,17 @@ test('a fan calls the creator from <fanstage-call> on her own site, another orig
     expect(new URL(popup.url()).origin).toBe(platform);
     await expect(popup.getByRole('heading', { name: `Allow ${partner} to use your Fanstage account?` })).toBeVisible({ timeout: 15_000 });
     const closed = popup.waitForEvent('close', { timeout: 15_000 });
+    const asking = page.waitForEvent('popup', { timeout: 15_000 });
     await popup.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
     await closed;
+    // A paid call from another site rings only once she accepted its price on the platform.
+    const confirm = await asking;
+    expect(new URL(confirm.url()).origin).toBe(platform);
+    await expect(confirm.getByText('A video call, paid by the minute')).toBeVisible({ timeout: 15_000 });
+    await expect(confirm.getByText(`${partner} asks you to pay on Fanstage.`)).toBeVisible();
+    const confirmed = confirm.waitForEvent('close', { timeout: 15_000 });
+    await confirm.getByRole('button', { name: `Confirm ${formatMoney(fanPays)}` }).click();
+    await confirmed;
     await expect(widget.getByRole('heading', { name: /^Calling / })).toBeVisible({ timeout: 15_000 });
 
     // She answers on the platform's site; each side sees the other.

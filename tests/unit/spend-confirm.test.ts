@@ -1,5 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFanstage, SPEND_ANSWER_MESSAGE, type Fanstage, type MessageSource, type PopupHandle } from '../../lib/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
+import { createFanstage, fanPriceCents, SPEND_ANSWER_MESSAGE, type Fanstage, type MessageSource, type PopupHandle, type SpendConfirmer, type WebSocketConstructor } from '../../lib/sdk';
+import type { ClientMessage } from '../../lib/contract/realtime';
+import type { SpendRequest } from '../../lib/contract';
 import type { AccessTokenBody, Gift } from '../../lib/contract';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
@@ -28,7 +31,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterEach(() => {
-  for (const fanstage of made.splice(0)) fanstage.session.dispose();
+  for (const fanstage of made.splice(0)) {
+    fanstage.socket.disconnect();
+    fanstage.session.dispose();
+  }
 });
 
 afterAll(async () => {
@@ -61,14 +67,15 @@ function fakeWindow(blocked = false) {
 }
 
 /** A widget's Fanstage on the partner's page, signed in through the site's consent (no allowance). */
-async function widget(win: ReturnType<typeof fakeWindow>): Promise<Fanstage> {
+async function widget(win: ReturnType<typeof fakeWindow>, extra: { confirmer?: SpendConfirmer; WebSocketImpl?: WebSocketConstructor } = {}): Promise<Fanstage> {
   const issued = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin: partnerOrigin, allow: true } });
   const code = (issued.json() as { body: { code: string } }).body.code;
   const exchanged = await server.app.inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin: partnerOrigin }, payload: { code, origin: partnerOrigin } });
   const fanstage = createFanstage({
     baseUrl: server.baseUrl,
     session: { mode: 'body' },
-    spendConfirmation: { platformOrigin, open: win.open, messages: win.messages, pollMs: 10 },
+    spendConfirmation: extra.confirmer ?? { platformOrigin, open: win.open, messages: win.messages, pollMs: 10 },
+    ...(extra.WebSocketImpl ? { socket: { WebSocketImpl: extra.WebSocketImpl } } : {}),
   });
   made.push(fanstage);
   fanstage.session.adopt((exchanged.json() as { body: AccessTokenBody }).body);
@@ -137,5 +144,47 @@ describe('a widget spend that needs the fan’s word', () => {
     const win = fakeWindow(true);
     const fanstage = await widget(win);
     await expect(fanstage.wallet.tip(creator.id, gift.id)).rejects.toMatchObject({ code: 'popup-blocked' });
+  });
+});
+
+describe('a widget’s paid chat message', () => {
+  it('waits for the fan’s confirmation and then goes once, with it', async () => {
+    await fundWallet(server.app, fan.id, 5_000);
+    const before = await walletOf(server.app, fan.id);
+    const frames: ClientMessage[] = [];
+    class Tracked extends NodeWebSocket {
+      override send(data: string): void {
+        frames.push(JSON.parse(data) as ClientMessage);
+        super.send(data);
+      }
+    }
+    const asked: string[] = [];
+    // The fan confirms in the platform's page: here his own session does it, as that page does.
+    const confirmer: SpendConfirmer = {
+      async confirm(ref) {
+        asked.push(ref.kind);
+        await answer(ref.id, 'confirm');
+        const shown = await server.app.inject({ url: `/api/spend-requests/${ref.id}`, headers: { authorization: `Bearer ${fan.accessToken}` } });
+        return (shown.json() as { body: SpendRequest }).body;
+      },
+    };
+    const seller = await createAccount(server.app, { seller: true });
+    await server.app.inject({ method: 'PUT', url: '/api/users/me', headers: { authorization: `Bearer ${seller.accessToken}` }, payload: { messagePrice: 16 } });
+    const fanstage = await widget(fakeWindow(), { confirmer, WebSocketImpl: Tracked as unknown as WebSocketConstructor });
+    await fanstage.session.loadAccount();
+    fanstage.socket.connect();
+    await vi.waitFor(() => expect(fanstage.socket.connectedState.value).toBe('open'), { timeout: 5000 });
+    const thread = fanstage.chat.thread(seller.id);
+    await thread.load();
+    const sent = thread.send({ text: 'Worth every cent' });
+    expect(sent.ok).toBe(true);
+    const msgId = sent.ok ? sent.msgId : '';
+    await vi.waitFor(() => expect(thread.items.value.find((i) => i.msgId === msgId)).toMatchObject({ state: 'sent' }), { timeout: 5000 });
+    expect(asked).toEqual(['chat-message']);
+    const ofMessage = frames.filter((f) => f.type === 'chatMessage' && f.msgId === msgId);
+    expect(ofMessage).toHaveLength(2);
+    expect(ofMessage[0]).not.toHaveProperty('confirmation');
+    expect(ofMessage[1]).toMatchObject({ confirmation: expect.any(String) });
+    expect(await walletOf(server.app, fan.id)).toBe(before - fanPriceCents(16, server.app.fanstage.config.priceSalt));
   });
 });
