@@ -259,7 +259,7 @@ export function EmbedConfirm({ search, opener, onDone, navigate = (url) => windo
               </button>
             </div>
           )}
-          <p className="embed-login__hint">{t('embedConfirm.allowanceHint')}</p>
+          {cardPayment(request.kind) ? null : <p className="embed-login__hint">{t('embedConfirm.allowanceHint')}</p>}
         </section>
       ) : null}
 
