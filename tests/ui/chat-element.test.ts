@@ -48,8 +48,8 @@ afterAll(async () => {
   await Promise.race([server?.close(), new Promise((resolve) => setTimeout(resolve, 15_000))]);
 }, 30_000);
 
-async function widgetSessionOn(fan: TestAccount, origin: string): Promise<{ accessToken: string; refreshToken: string }> {
-  const issued = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin, allow: true } });
+async function widgetSessionOn(fan: TestAccount, origin: string, allowance = 0): Promise<{ accessToken: string; refreshToken: string }> {
+  const issued = await server.app.inject({ method: 'POST', url: '/api/embed/code', headers: { authorization: `Bearer ${fan.accessToken}` }, payload: { origin, allow: true, allowance } });
   const { code } = (issued.json() as { body: { code: string } }).body;
   const exchanged = await server.app.inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin }, payload: { code, origin } });
   return (exchanged.json() as { body: { accessToken: string; refreshToken: string } }).body;
@@ -83,9 +83,10 @@ describe('<fanstage-chat>', { timeout: 30_000 }, () => {
     const fan = await createAccount(server.app);
     await fundWallet(server.app, fan.id, 1000);
     // What the platform's popup sign-in hands the widgets on this page: the fan allows the
-    // page's origin, and the code becomes a widget session bound to it.
+    // page's origin (letting it spend up to $5 a month without asking him, so the paid message
+    // goes without the confirmation popup), and the code becomes a widget session bound to it.
     const widgets = fanstageFor(server.baseUrl, 'en');
-    widgets.session.adopt(await widgetSessionOn(fan, window.location.origin));
+    widgets.session.adopt(await widgetSessionOn(fan, window.location.origin, 500));
     await widgets.session.loadAccount();
     defineElements();
     const element = addChat({ with: creator.username, 'api-base': server.baseUrl });
