@@ -101,8 +101,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's default; written down because the error handler maps the limit to 413.
     bodyLimit: 1_048_576,
-    // Load balancers and the CDN in front of the server terminate TLS.
-    trustProxy: config.nodeEnv === 'production',
+    // Load balancers and the CDN in front of the server terminate TLS and name the client
+    // (TRUST_PROXY: how many of them, or which; one in production).
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
     // Bad URLs Fastify refuses before routing get the envelope too.

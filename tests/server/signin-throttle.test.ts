@@ -274,3 +274,27 @@ describe('the device cookie', () => {
     expect(rows.filter((r) => r.device !== null)).toHaveLength(5);
   });
 });
+
+describe('behind the load balancer', () => {
+  it('takes the requester from the address the balancer saw, not from one the client wrote', async () => {
+    const node = await startTestServer({ seed: false, clock: createStoppedClock(), env: { NODE_ENV: 'production', JWT_SECRET: 'a production secret of 32+ characters' } });
+    // The balancer, on the private network, appends the address it saw to X-Forwarded-For.
+    const via = async (peer: string, forwardedFor: string, email: string, password: string): Promise<Reply> => {
+      const response = await node.app.inject({ method: 'POST', url: '/papi/login', remoteAddress: peer, headers: { 'x-forwarded-for': forwardedFor }, payload: { email, password } });
+      return { status: response.statusCode, headers: response.headers, json: response.json() as Answer };
+    };
+    try {
+      const owner = await createAccount(node.app);
+      // The client writes a new made-up address each time; the balancer appends the real one.
+      for (let i = 0; i < 5; i++) expect((await via('10.0.0.1', `198.51.100.${i}, 203.0.113.5`, owner.email, `wrong ${i}`)).status).toBe(401);
+      expectHeld(await via('10.0.0.1', '198.51.100.99, 203.0.113.5', owner.email, 'wrong 5'));
+      // Another client behind the same balancer is another requester.
+      expectSignedIn(await via('10.0.0.1', '203.0.113.6', owner.email, owner.password));
+      // A client reaching the node directly is believed about nothing it writes.
+      for (let i = 0; i < 5; i++) expect((await via('203.0.113.7', `198.51.100.${i}`, owner.email, `direct ${i}`)).status).toBe(401);
+      expectHeld(await via('203.0.113.7', '198.51.100.99', owner.email, 'direct 5'));
+    } finally {
+      await node.close();
+    }
+  });
+});

@@ -80,9 +80,9 @@ export function heldUntil(failures: number, latestFailure: Date | null, free: nu
 
 /**
  * Who a sign-in comes from, for the throttle: the client's IP (`request.ip`, which follows
- * X-Forwarded-For only where trustProxy is on). An IPv6 client gets a whole /64 from its network
- * and can pick any address in it, so the /64 is the requester; an IPv4 address written as IPv6
- * (`::ffff:192.0.2.1`) is that IPv4 address.
+ * X-Forwarded-For only from a proxy TRUST_PROXY trusts). An IPv6 client gets a whole /64 from
+ * its network and can pick any address in it, so the /64 is the requester; an IPv4 address
+ * written as IPv6 (`::ffff:192.0.2.1`) is that IPv4 address.
  */
 export function requesterOf(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
