@@ -67,7 +67,9 @@ describe('device tokens', () => {
     const token = issueDeviceToken(key, 42, now);
     expect(deviceOf(key, token, 42, null, new Date(now.getTime() + deviceCookie.lifetimeMs))).not.toBeNull();
     expect(deviceOf(key, token, 42, null, new Date(now.getTime() + deviceCookie.lifetimeMs + 1))).toBeNull();
-    expect(deviceOf(key, token, 42, now, now)).not.toBeNull();
+    expect(deviceOf(key, token, 42, new Date(now.getTime() - 1), now)).not.toBeNull();
+    // Issued in the very millisecond the sessions ended: perhaps before, so no longer good.
+    expect(deviceOf(key, token, 42, now, now)).toBeNull();
     expect(deviceOf(key, token, 42, new Date(now.getTime() + 1), now)).toBeNull();
   });
 

@@ -158,10 +158,11 @@ function deviceTokens(key: Uint8Array, cookie: string | undefined, now: Date): D
 /**
  * The id of the device token the cookie holds for `userId`, or null. A token issued before
  * `validAfter` (the account's sessions were ended: a password change or reset, a block) counts
- * for nothing: ending the sessions ends the browsers' standing too.
+ * for nothing: ending the sessions ends the browsers' standing too. One issued in that very
+ * millisecond may have been issued before it, so it counts for nothing either.
  */
 export function deviceOf(key: Uint8Array, cookie: string | undefined, userId: number, validAfter: Date | null, now: Date): string | null {
-  const found = deviceTokens(key, cookie, now).find((t) => t.userId === userId && (validAfter === null || t.issuedAt >= validAfter.getTime()));
+  const found = deviceTokens(key, cookie, now).find((t) => t.userId === userId && (validAfter === null || t.issuedAt > validAfter.getTime()));
   return found?.id ?? null;
 }
 
