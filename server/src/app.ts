@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createClock } from './clock';
+import { createClock, type Clock } from './clock';
 import { createJobs, type Jobs } from './jobs';
 import { registerLedgerJobs } from './ledger/jobs';
 import { registerPaymentRoutes } from './features/payments/routes';
@@ -74,6 +74,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The websocket's heartbeat and limits (tests shorten the heartbeat). */
   realtime?: RealtimeOptions;
+  /** The server's notion of now (default: the wall clock; tests may give one that stands still). */
+  clock?: Clock;
 }
 
 declare module 'fastify' {
@@ -99,8 +101,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's default; written down because the error handler maps the limit to 413.
     bodyLimit: 1_048_576,
-    // Load balancers and the CDN in front of the server terminate TLS.
-    trustProxy: config.nodeEnv === 'production',
+    // Load balancers and the CDN in front of the server terminate TLS and name the client
+    // (TRUST_PROXY: how many of them, or which; one in production).
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
     // Bad URLs Fastify refuses before routing get the envelope too.
@@ -137,7 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The websocket server and the cross-node bus (Redis when REDIS_URL is set).
   const realtime = createRealtime(config, app.log, options.realtime);
   app.addHook('onClose', async () => realtime.close());
-  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: createClock(), realtime, log: app.log };
+  const ctx: AppContext = { config, db: database.db, storage, unlockKeys: createUnlockKeys(config.jwtSecret), clock: options.clock ?? createClock(), realtime, log: app.log };
   // What the node holds for a moment (held pages, the accounts behind tokens) ends with any write.
   trackWrites(app, ctx);
   // Badge counts and balances reach the sockets once the transaction that changed them committed.

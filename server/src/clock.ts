@@ -18,3 +18,19 @@ export function createClock(): Clock {
     },
   };
 }
+
+/**
+ * A clock that stands still until it is advanced: for tests whose outcome depends on how much
+ * time has passed (a throttle's delay running out), where the wall clock moving on while the
+ * test runs would make the answer depend on the machine's speed.
+ */
+export function createStoppedClock(start: number = Date.now()): Clock {
+  let now = start;
+  return {
+    now: () => new Date(now),
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`The clock only moves forward, got ${ms} ms`);
+      now += ms;
+    },
+  };
+}

@@ -29,6 +29,17 @@ export interface Config {
   priceSalt: number;
   logLevel: LogLevel;
   nodeEnv: string;
+  /**
+   * Which proxies in front may name the client and the scheme (TRUST_PROXY): `false` none, or a
+   * comma-separated list of their addresses and networks; in production by default the private
+   * networks, where the load balancer is. The client's IP (`request.ip`) decides who a sign-in
+   * attempt comes from, so a client must never get to choose it: from a trusted peer the
+   * server takes the right-most address of X-Forwarded-For that is not itself a trusted proxy,
+   * and everything the client wrote to the left of it is ignored. `true` trusts every hop,
+   * and so the left-most address, which the client wrote: only for a proxy that drops the
+   * client's own X-Forwarded-For.
+   */
+  trustProxy: boolean | string;
   /** The folder holding the built `web`, `demo` and `embed` outputs. */
   webRoot: string;
   /**
@@ -241,6 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
     priceSalt: integer(env, 'PRICE_SALT', 12500, 1, 1_000_000),
     logLevel,
     nodeEnv,
+    trustProxy: trustProxy(env, nodeEnv),
     webRoot: path.resolve(nonEmpty(env.WEB_ROOT) ?? path.join(repoRoot, 'dist')),
     jwtSecret,
     jwtSecretFromEnv,
@@ -263,6 +275,25 @@ export function loadConfig(env: Env = process.env): Config {
     push: pushSettings(env, supportEmail(env, publicUrl)),
     oauthProviders: oauthProviders(env, nodeEnv),
   };
+}
+
+/** The address forms TRUST_PROXY lists: an IP, a network (`10.0.0.0/8`), or one of proxy-addr's names. */
+const proxyEntry = /^(loopback|linklocal|uniquelocal|[0-9a-f]*[.:][0-9a-f.:]*(\/\d{1,3})?)$/i;
+
+function trustProxy(env: Env, nodeEnv: string): boolean | string {
+  const raw = nonEmpty(env.TRUST_PROXY);
+  // In production the balancer in front sits on the private network, where no client does.
+  if (raw === undefined) return nodeEnv === 'production' ? 'loopback,linklocal,uniquelocal' : false;
+  const lower = raw.toLowerCase();
+  if (['0', 'false', 'off', 'no'].includes(lower)) return false;
+  if (lower === 'true') return true;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (!entries.every((entry) => proxyEntry.test(entry))) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false, true, or the proxies' addresses and networks, comma-separated (10.0.0.0/8, 192.0.2.7, loopback, uniquelocal) (got "${raw}").`,
+    );
+  }
+  return entries.join(',');
 }
 
 function oauthProviders(env: Env, nodeEnv: string): string[] {

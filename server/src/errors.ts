@@ -113,13 +113,16 @@ export class AppError extends Error {
   /** The envelope's statusCode: -1 failure, -2 verification needed, or a call-specific code. */
   readonly statusCode: number;
   readonly body: unknown;
+  /** Seconds until trying again makes sense (a throttle): answered as the `Retry-After` header. */
+  readonly retryAfter: number | undefined;
 
-  constructor(key: ErrorKey, options: { httpStatus?: number; statusCode?: number; body?: unknown } = {}) {
+  constructor(key: ErrorKey, options: { httpStatus?: number; statusCode?: number; body?: unknown; retryAfter?: number } = {}) {
     super(key);
     this.key = key;
     this.httpStatus = options.httpStatus ?? httpStatusOf[key];
     this.statusCode = options.statusCode ?? -1;
     this.body = options.body;
+    this.retryAfter = options.retryAfter;
   }
 }
 

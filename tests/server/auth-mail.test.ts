@@ -101,11 +101,12 @@ describe('mail through SMTP', () => {
 });
 
 describe('behind https', () => {
-  it('marks the refresh cookie Secure', async () => {
+  it('marks the refresh and device cookies Secure', async () => {
     const instance = await appWith({ PUBLIC_URL: 'https://fans.example' });
     const account = await createAccount(instance);
     const response = await instance.inject({ method: 'POST', url: '/papi/login', payload: { email: account.email, password: account.password } });
     expect(response.cookies.find((c) => c.name === 'fs_refresh')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/papi/login' });
+    expect(response.cookies.find((c) => c.name === 'fs_device')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/papi/login' });
   });
 });
 

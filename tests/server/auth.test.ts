@@ -203,31 +203,7 @@ describe('login', () => {
     expect(attempts.map((a) => a.succeeded)).toEqual([false]);
   });
 
-  it('stops an account after 100 failed logins in an hour, even with the right password', async () => {
-    const account = await createAccount(app);
-    const failures = Array.from({ length: 99 }, () => ({ userId: account.id, address: '10.1.1.1', succeeded: false }));
-    await app.fanstage.db.insert(loginAttempts).values(failures);
-    // The 100th failure is still answered as a wrong password …
-    const hundredth = await call({ url: '/papi/login', payload: { email: account.email, password: 'wrong guess' } });
-    expect(hundredth.json.statusText).toBe('invalid-credentials');
-    // … and from then on the account is closed for the hour, whatever the password.
-    const blocked = await call({ url: '/papi/login', payload: { email: account.email, password: account.password } });
-    expect(blocked.response.statusCode).toBe(429);
-    expect(blocked.json).toEqual({ statusCode: -1, statusText: 'too-many-requests' });
-    // Attempts older than an hour do not count.
-    await app.fanstage.db.update(loginAttempts).set({ createdAt: new Date(Date.now() - 61 * 60_000) }).where(eq(loginAttempts.userId, account.id));
-    expect((await call({ url: '/papi/login', payload: { email: account.email, password: account.password } })).json.statusCode).toBe(2);
-  });
-
-  it('limits the attempts of one address', async () => {
-    const account = await createAccount(app);
-    const address = '10.9.9.9';
-    await app.fanstage.db.insert(loginAttempts).values(Array.from({ length: 300 }, () => ({ userId: null, address, succeeded: false })));
-    const limited = await call({ url: '/papi/login', payload: { email: account.email, password: account.password }, address });
-    expect(limited.json).toEqual({ statusCode: -1, statusText: 'too-many-requests' });
-    const elsewhere = await call({ url: '/papi/login', payload: { email: account.email, password: account.password }, address: '10.9.9.8' });
-    expect(elsewhere.json.statusCode).toBe(2);
-  });
+  // How repeated failures are held back (never the owner): tests/server/signin-throttle.test.ts.
 });
 
 describe('refresh and logout', () => {

@@ -74,6 +74,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ FANSTAGE_STAGING: 'staging' })).toThrow(/FANSTAGE_STAGING must be true or false/);
   });
 
+  it('trusts no proxy outside production, and in production only those on the private networks, unless TRUST_PROXY says', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'k'.repeat(32) };
+    expect(loadConfig(production).trustProxy).toBe('loopback,linklocal,uniquelocal');
+    expect(loadConfig({ ...production, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...production, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,loopback' }).trustProxy).toBe('10.0.0.0/8,192.0.2.7,2001:db8::/32,loopback');
+    // A hop count cannot tell the balancer from a client that reached the node directly.
+    for (const value of ['1', 'balancer.internal', '10.0.0.0/8;rm']) expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY must be/);
+  });
+
   it('treats memory:// as an in-memory database', () => {
     expect(loadConfig({ DATABASE_URL: 'memory://' }).databaseUrl).toBe('memory://');
   });

@@ -122,6 +122,10 @@ describe.skipIf(!runnable)(`realtime across nodes (${runnable ? 'PostgreSQL + Re
     const sa = await connectTo(nodeA, a);
     const sb = await connectTo(nodeB, b);
     await publishUntilDelivered(sb, b.id);
+    // Indicators go only between people who share a conversation.
+    const msgId = `nodes-hello-${Date.now()}`;
+    sa.socket.send(JSON.stringify({ type: 'chatMessage', msgId, receiverId: b.id, text: 'Hello' }));
+    await sa.next((m) => m.type === 'chatMessage' && m.message.msgId === msgId);
     sa.socket.send(JSON.stringify({ type: 'eventMessage', event: 'typing', userId: b.id }));
     expect(await sb.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
   });

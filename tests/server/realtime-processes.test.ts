@@ -146,6 +146,10 @@ describe.skipIf(!runnable)(`two server processes (${runnable ? 'PostgreSQL + Red
     const onA = await Client.connect(nodeA!, fan);
     const onB = await Client.connect(nodeB!, creator);
     clients.push(onA, onB);
+    // Indicators go only between people who share a conversation: the creator writes first (free).
+    const welcomeId = `processes-welcome-${Date.now()}`;
+    onB.socket.send(JSON.stringify({ type: 'chatMessage', msgId: welcomeId, receiverId: fan.id, text: 'Welcome' }));
+    await onB.next((m) => m.type === 'chatMessage' && m.message.msgId === welcomeId);
     await typingUntilHeard(onA, fan.id, onB, creator.id);
     await typingUntilHeard(onB, creator.id, onA, fan.id);
 

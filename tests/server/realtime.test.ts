@@ -116,6 +116,13 @@ afterAll(() => {
   for (const client of open) client.socket.terminate();
 });
 
+/** `from` writes `to` a chat message and has it stored: from then on the two share a conversation. */
+async function converse(from: Client, to: TestAccount): Promise<void> {
+  const msgId = `hello-${Math.random().toString(36).slice(2)}`;
+  from.send({ type: 'chatMessage', msgId, receiverId: to.id, text: 'Hello' });
+  await from.next((m) => m.type === 'chatMessage' && m.message.msgId === msgId);
+}
+
 describe('connecting to /ws/', () => {
   it('greets a valid token with hello naming the user', async () => {
     const fan = await createAccount(app);
@@ -213,24 +220,72 @@ describe('client messages', () => {
     expect(refusals).toBeLessThan(160);
   });
 
-  it('relays typing to the other user, never across a block', async () => {
+  it('relays the typing, upload and recording indicators to a conversation partner, never to a stranger', async () => {
+    const a = await createAccount(app);
+    const partner = await createAccount(app);
+    const stranger = await createAccount(app);
+    const sa = await connected(a);
+    const sp = await connected(partner);
+    const ss = await connected(stranger);
+    await converse(sa, partner);
+    const events = ['typing', 'stoptyping', 'mediaupload', 'audiorecord'] as const;
+    for (const event of events) sa.send({ type: 'eventMessage', event, userId: stranger.id });
+    for (const event of events) sa.send({ type: 'eventMessage', event, userId: partner.id });
+    for (const event of events) {
+      expect(await sp.next((m) => m.type === 'eventMessage' && m.event === event)).toEqual({ type: 'eventMessage', event, userId: a.id });
+    }
+    // a's messages are handled in order: those to the stranger were decided before the partner's.
+    await ss.sync();
+    expect(ss.received.some((m) => m.type === 'eventMessage')).toBe(false);
+    // The stranger cannot reach a either, and the partner can (the conversation is both people's).
+    ss.send({ type: 'eventMessage', event: 'typing', userId: a.id });
+    await ss.sync();
+    sp.send({ type: 'eventMessage', event: 'typing', userId: a.id });
+    expect(await sa.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: partner.id });
+    expect(sa.received.filter((m) => m.type === 'eventMessage')).toHaveLength(1);
+    for (const s of [sa, sp, ss]) s.close();
+  });
+
+  it('counts a conversation row a creator opened only to set a price as no conversation', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    expect((await call('PUT', '/api/chat/conversations/', creator, { senderId: fan.id, customPrice: 128 })).json).toEqual({ statusCode: 1 });
+    const sc = await connected(creator);
+    const sf = await connected(fan);
+    sc.send({ type: 'eventMessage', event: 'typing', userId: fan.id });
+    await sc.sync();
+    await sf.sync();
+    expect(sf.received.some((m) => m.type === 'eventMessage')).toBe(false);
+    // Once a message went between them, the same indicator arrives.
+    await converse(sc, fan);
+    sc.send({ type: 'eventMessage', event: 'typing', userId: fan.id });
+    expect(await sf.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: creator.id });
+    for (const s of [sc, sf]) s.close();
+  });
+
+  it('stops relaying indicators between partners the moment one blocks the other', async () => {
     const a = await createAccount(app);
     const b = await createAccount(app);
     const c = await createAccount(app);
-    expect((await call('POST', '/api/users/block', c, { id: a.id })).json).toEqual({ statusCode: 1 });
     const sa = await connected(a);
     const sb = await connected(b);
     const sc = await connected(c);
+    await converse(sa, b);
+    await converse(sa, c);
     sa.send({ type: 'eventMessage', event: 'typing', userId: c.id });
+    expect(await sc.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
+    expect((await call('POST', '/api/users/block', c, { id: a.id })).json).toEqual({ statusCode: 1 });
+    const fromC = sc.received.length;
+    sa.send({ type: 'eventMessage', event: 'stoptyping', userId: c.id });
     sc.send({ type: 'eventMessage', event: 'typing', userId: a.id });
     sa.send({ type: 'eventMessage', event: 'typing', userId: b.id });
     expect(await sb.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
-    // a's messages are handled in order: the one to c was decided before the one b got.
+    // a's message to c was decided before the one b got.
     await sc.sync();
-    expect(sc.received.some((m) => m.type === 'eventMessage')).toBe(false);
+    expect(sc.received.slice(fromC).some((m) => m.type === 'eventMessage')).toBe(false);
     // c's message to a was handled before c's ping was answered.
     await sa.sync();
-    expect(sa.received.some((m) => m.type === 'eventMessage')).toBe(false);
+    expect(sa.received.some((m) => m.type === 'eventMessage' && m.userId === c.id)).toBe(false);
     for (const s of [sa, sb, sc]) s.close();
   });
 
@@ -363,6 +418,7 @@ describe('without a reachable Redis', () => {
       };
       const sa = await connectHere(a);
       const sb = await connectHere(b);
+      await converse(sa, b);
       sa.send({ type: 'eventMessage', event: 'typing', userId: b.id });
       expect(await sb.next((m) => m.type === 'eventMessage')).toEqual({ type: 'eventMessage', event: 'typing', userId: a.id });
     } finally {

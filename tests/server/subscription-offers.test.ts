@@ -197,6 +197,18 @@ describe('who may change an offer', () => {
     expect((await call('POST', '/api/subscription/offer/abc/archive', creator)).json.statusCode).toBe(-1);
     expect((await offerRow(id)).priceCents).toBe(320);
   });
+
+  it('answers invalid-request to an edit with nothing to change, and the offer stays as it was', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const id = await offer(creator, 320, 'Monthly');
+    // Unknown fields are no change either: the body names neither a price nor a name.
+    for (const body of [{}, { colour: 'gold' }]) {
+      const answer = await call('PUT', `/api/subscription/offer/${id}`, creator, body);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ statusCode: -1, statusText: 'invalid-request', body: { location: 'body', field: null, reason: 'nothing to change: give priceCents or name' } });
+    }
+    expect(await offerRow(id)).toMatchObject({ priceCents: 320, name: 'Monthly' });
+  });
 });
 
 describe('the demo creators', () => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildAppOptions } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
+import type { Clock } from '../../server/src/clock';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -35,6 +36,8 @@ export interface TestServerOptions {
   realtime?: BuildAppOptions['realtime'];
   /** More configuration, as environment variables (e.g. TURN_URLS and TURN_SECRET). */
   env?: Record<string, string>;
+  /** The server's clock (default: the wall clock, which tests may still advance). */
+  clock?: Clock;
 }
 
 /**
@@ -87,7 +90,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.jwtSecret ? { JWT_SECRET: options.jwtSecret } : {}),
       ...options.env,
     });
-    app = await buildApp({ config, seed: options.seed ?? true, ...(options.realtime ? { realtime: options.realtime } : {}) });
+    app = await buildApp({
+      config,
+      seed: options.seed ?? true,
+      ...(options.realtime ? { realtime: options.realtime } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const started = app;

@@ -551,17 +551,31 @@ export const throttleEvents = pgTable(
   (t) => [index('throttle_events_key_idx').on(t.bucket, t.key, t.createdAt)],
 );
 
-/** Login attempts, counted per account and per address to slow down password guessing. */
+/**
+ * Sign-in attempts, for the throttle of docs/auth.md ("Sign-in throttling"): each one is written
+ * before its password is checked (as a failure, turned into a success when the password was
+ * right), so a burst cannot check more passwords than the throttle allows.
+ */
 export const loginAttempts = pgTable(
   'login_attempts',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The requester: the client's IP (an IPv6 client's /64). */
     address: text('address').notNull(),
+    /** SHA-256 of the e-mail as typed, normalised: known and unknown addresses are throttled alike. */
+    emailKey: text('email_key'),
+    /** The device cookie's id, when the browser presented a valid one for the account. */
+    device: text('device'),
     succeeded: boolean('succeeded').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_user_idx').on(t.userId, t.createdAt), index('login_attempts_address_idx').on(t.address, t.createdAt)],
+  (t) => [
+    index('login_attempts_user_idx').on(t.userId, t.createdAt),
+    index('login_attempts_address_idx').on(t.address, t.createdAt),
+    index('login_attempts_email_idx').on(t.emailKey, t.address, t.createdAt),
+    index('login_attempts_device_idx').on(t.device, t.createdAt).where(sql`${t.device} is not null`),
+  ],
 );
 
 /**

@@ -49,6 +49,7 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
       return reply.code(503).header('Retry-After', String(retryAfterSeconds)).send(failure('service-unavailable'));
     }
     if (error instanceof AppError) {
+      if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
       return reply.code(error.httpStatus).send(failure(error.key, error.body, error.statusCode));
     }
     const fastifyError = error as FastifyError;

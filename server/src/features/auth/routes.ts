@@ -27,11 +27,12 @@ import { hit } from '../../http/throttle';
 import { creatorsListing, platformOnly, sourceOf } from '../../http/origins';
 import { createMailer, setMailer } from '../../mail';
 import { registerDevMailRoutes } from '../devmail/routes';
-import { actionTokenMs, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
+import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { authenticate, requireLevel, viewerOf } from './guard';
 import {
   banUser,
   confirmAction,
+  deviceKeyOf,
   embedConsentState,
   exchangeEmbedCode,
   issueEmbedCode,
@@ -130,19 +131,35 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
       preHandler: platformOnly,
       schema: {
         tags: ['auth'],
-        summary: 'Log in: an access token, and a refresh token in the fs_refresh cookie (or the body with tokenInBody)',
+        summary:
+          'Log in: an access token, and a refresh token in the fs_refresh cookie (or the body with tokenInBody), and the fs_device cookie (cookie mode only); -1 invalid-credentials, banned, or too-many-requests (429, Retry-After and body.retryAfter in seconds) while the throttle holds the requester',
         body: LoginBody,
         response: tokenResponse,
       },
     },
     async (request, reply) => {
-      const session = await login(ctx, {
+      const presented = request.cookies[deviceCookie.name];
+      const { session, userId } = await login(ctx, {
         email: request.body.email,
         password: request.body.password,
         address: request.ip,
         userAgent: request.headers['user-agent'],
+        deviceCookie: presented,
       });
-      return answerSession(request, reply, session, request.body.tokenInBody === true);
+      const inBody = request.body.tokenInBody === true;
+      const answer = answerSession(request, reply, session, inBody);
+      // The browser that got in knows the password: it is not held for others' failures again.
+      // A body-token client relies on no cookie, so it gets none.
+      if (!inBody) {
+        reply.setCookie(deviceCookie.name, deviceCookieAfterSignIn(deviceKeyOf(ctx), presented, userId, new Date()), {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: secureCookies(request),
+          path: deviceCookie.path,
+          maxAge: Math.floor(deviceCookie.lifetimeMs / 1000),
+        });
+      }
+      return answer;
     },
   );
 

@@ -1,6 +1,6 @@
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { actionTokens, embedConsents, embedOrigins, loginAttempts, refreshTokens, spends, users } from '../../db/schema';
 import { startOfUtcMonth } from '../../ledger/spend-guard';
@@ -15,7 +15,9 @@ import { forgetHeldAccounts, issueAccessToken, type WidgetBinding } from './guar
 import { forgetSessionDevices, forgetUserDevices } from '../push/service';
 import {
   actionTokenMs,
-  loginLimits,
+  deviceKey,
+  deviceOf,
+  heldUntil,
   normalizeEmail,
   originOf,
   passwordHashOptions,
@@ -23,7 +25,9 @@ import {
   randomToken,
   refreshGraceMs,
   refreshTokenMs,
+  requesterOf,
   resendWindowMs,
+  signInThrottle,
   successorKey,
   successorToken,
   tokenHash,
@@ -275,39 +279,114 @@ export async function startSession(ctx: AppContext, userId: number, userAgent?: 
   return { accessToken: await issueAccessToken(ctx, userId, familyId, binding), refreshToken, familyId, origin: binding?.origin ?? null };
 }
 
-/** Counts attempts in the database so every node of a cluster applies the same limits. */
-async function checkLoginLimits(ctx: AppContext, userId: number | null, address: string): Promise<void> {
-  const since = new Date(Date.now() - loginLimits.windowMs);
-  const [byAddress] = await ctx.db
-    .select({ n: count() })
+// The first key of the two-key advisory locks sign-ins take (http/throttle.ts has 722_061_002).
+const signInLockClass = 722_061_003;
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+
+/**
+ * The failures of one throttle key (`key` over login_attempts) within its window, with the
+ * latest; with `endedBy`, only those admitted after the latest success matching it (by id:
+ * attempts are admitted one after another per key, and two may share a millisecond).
+ */
+async function failuresOf(tx: Tx, key: SQL, since: Date, endedBy: SQL | null): Promise<{ failures: number; latest: Date | null }> {
+  const from = sql`${since.toISOString()}::timestamptz`;
+  const afterSuccess =
+    endedBy === null
+      ? undefined
+      : sql`${loginAttempts.id} > coalesce((select max(${loginAttempts.id}) from ${loginAttempts} where ${endedBy} and ${loginAttempts.succeeded} and ${loginAttempts.createdAt} > ${from}), 0)`;
+  const [row] = await tx
+    .select({ failures: sql<number>`count(*)::int`, latest: sql<Date | null>`max(${loginAttempts.createdAt})`.mapWith(loginAttempts.createdAt) })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.address, address), gt(loginAttempts.createdAt, since)));
-  if ((byAddress?.n ?? 0) >= loginLimits.attemptsPerAddress) throw new AppError('too-many-requests');
-  if (userId === null) return;
-  const [byAccount] = await ctx.db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.userId, userId), eq(loginAttempts.succeeded, false), gt(loginAttempts.createdAt, since)));
-  if ((byAccount?.n ?? 0) >= loginLimits.failuresPerAccount) throw new AppError('too-many-requests');
+    .where(and(key, eq(loginAttempts.succeeded, false), sql`${loginAttempts.createdAt} > ${from}`, afterSuccess));
+  return { failures: row?.failures ?? 0, latest: row?.latest ?? null };
 }
 
-/** POST /papi/login: checks the limits, then the password, and records the attempt. */
+function later(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
+
+/**
+ * Decides whether a sign-in may check its password and, if so, records it first as a failure
+ * (settled as a success once the password matched), under a lock on what the decision reads:
+ * concurrent attempts of one requester (or one device) are decided one after the other, each
+ * seeing the ones before, so a burst checks no more passwords than the throttle allows.
+ */
+async function admitSignIn(
+  ctx: AppContext,
+  attempt: { userId: number | null; emailKey: string; requester: string; device: string | null },
+  now: Date,
+): Promise<{ attemptId: number } | { heldUntil: Date }> {
+  const { pair, requester } = signInThrottle;
+  const since = (windowMs: number) => new Date(now.getTime() - windowMs);
+  return ctx.db.transaction(async (tx) => {
+    const lockKey = attempt.device === null ? `requester\n${attempt.requester}` : `device\n${attempt.device}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(${signInLockClass}, hashtext(${lockKey}))`);
+    let until: Date | null;
+    if (attempt.device !== null) {
+      // A browser that signed in here before answers for its own failures only.
+      const device = eq(loginAttempts.device, attempt.device);
+      const own = await failuresOf(tx, device, since(pair.windowMs), device);
+      until = heldUntil(own.failures, own.latest, pair.free, now);
+    } else {
+      const onThis = and(eq(loginAttempts.emailKey, attempt.emailKey), eq(loginAttempts.address, attempt.requester))!;
+      // Only a success judged by this count ends it: the owner signing in with a device cookie
+      // from the attacker's own network must not hand the attacker a fresh set of guesses.
+      const pairCount = await failuresOf(tx, onThis, since(pair.windowMs), and(onThis, isNull(loginAttempts.device))!);
+      const anywhere = await failuresOf(tx, eq(loginAttempts.address, attempt.requester), since(requester.windowMs), null);
+      until = later(heldUntil(pairCount.failures, pairCount.latest, pair.free, now), heldUntil(anywhere.failures, anywhere.latest, requester.free, now));
+    }
+    if (until !== null) return { heldUntil: until };
+    const [row] = await tx
+      .insert(loginAttempts)
+      .values({ userId: attempt.userId, address: attempt.requester, emailKey: attempt.emailKey, device: attempt.device, succeeded: false, createdAt: now })
+      .returning({ id: loginAttempts.id });
+    return { attemptId: row!.id };
+  });
+}
+
+const deviceKeys = new WeakMap<AppContext['config'], Buffer>();
+/** The key of the device cookie's tokens (domain.ts `deviceKey`), derived once per configuration. */
+export function deviceKeyOf(ctx: AppContext): Buffer {
+  let key = deviceKeys.get(ctx.config);
+  if (key === undefined) {
+    key = deviceKey(ctx.config.jwtSecret);
+    deviceKeys.set(ctx.config, key);
+  }
+  return key;
+}
+
+/**
+ * POST /papi/login: the throttle first (docs/auth.md, "Sign-in throttling"), so a held
+ * requester costs no password hash and learns nothing; then the password. `address` is the
+ * client's IP, `deviceCookie` the fs_device cookie the browser sent, if any.
+ */
 export async function login(
   ctx: AppContext,
-  input: { email: string; password: string; address: string; userAgent?: string },
-): Promise<Session> {
+  input: { email: string; password: string; address: string; userAgent?: string; deviceCookie?: string },
+): Promise<{ session: Session; userId: number }> {
+  const now = ctx.clock.now();
+  const email = normalizeEmail(input.email);
   const [user] = await ctx.db
-    .select({ id: users.id, passwordHash: users.passwordHash, bannedAt: users.bannedAt })
+    .select({ id: users.id, passwordHash: users.passwordHash, bannedAt: users.bannedAt, tokensValidAfter: users.tokensValidAfter })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${normalizeEmail(input.email)}`, isNull(users.deletedAt)))
+    .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
     .limit(1);
-  await checkLoginLimits(ctx, user?.id ?? null, input.address);
+  // Device tokens are dated by the wall clock, as access tokens are, since `tokensValidAfter` is.
+  const device = user === undefined ? null : deviceOf(deviceKeyOf(ctx), input.deviceCookie, user.id, user.tokensValidAfter, new Date());
+  const admitted = await admitSignIn(ctx, { userId: user?.id ?? null, emailKey: tokenHash(email), requester: requesterOf(input.address), device }, now);
+  if ('heldUntil' in admitted) {
+    const retryAfter = Math.max(1, Math.ceil((admitted.heldUntil.getTime() - now.getTime()) / 1000));
+    throw new AppError('too-many-requests', { body: { retryAfter }, retryAfter });
+  }
   const matches = await verifyPassword(user?.passwordHash ?? null, input.password);
-  await ctx.db.insert(loginAttempts).values({ userId: user?.id ?? null, address: input.address, succeeded: matches });
   if (user === undefined || !matches) throw new AppError('invalid-credentials');
+  await ctx.db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, admitted.attemptId));
   // Only someone who knows the password learns that the account is blocked.
   if (user.bannedAt !== null) throw new AppError('banned');
-  return startSession(ctx, user.id, input.userAgent);
+  return { session: await startSession(ctx, user.id, input.userAgent), userId: user.id };
 }
 
 const refreshFailed = () => new AppError('refresh-token-failed');
@@ -663,12 +742,13 @@ export async function removeEmbedOrigin(ctx: AppContext, origin: string, userId?
 const keepAfterUseMs = 24 * 60 * 60_000;
 
 /**
- * Deletes login attempts older than the limits look at (plus a day), and refresh and action
+ * Deletes sign-in attempts older than the throttle looks at (plus a day), and refresh and action
  * tokens a day past their expiry, so the tables stay the size of the active sessions.
  */
 export async function pruneExpired(ctx: AppContext, now = Date.now()): Promise<void> {
   const before = new Date(now - keepAfterUseMs);
-  await ctx.db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now - loginLimits.windowMs - keepAfterUseMs)));
+  const longest = Math.max(signInThrottle.pair.windowMs, signInThrottle.requester.windowMs);
+  await ctx.db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now - longest - keepAfterUseMs)));
   await ctx.db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, before));
   await ctx.db.delete(actionTokens).where(lt(actionTokens.expiresAt, before));
   await pruneThrottleEvents(ctx, now);

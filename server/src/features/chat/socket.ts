@@ -1,15 +1,17 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientEvent, ServerMessage } from '../../../../lib/contract/realtime';
 import type { SpendRequestRef } from '../../../../lib/contract/spending';
 import type { AppContext } from '../../context';
 import { isDatabaseUnavailable } from '../../db/availability';
-import { blocks } from '../../db/schema';
+import { blocks, chatConversations } from '../../db/schema';
 import { AppError } from '../../errors';
+import { writesOf } from '../../http/writes';
 import type { SocketFeature } from '../../realtime/transport';
 import { ConfirmationNeeded } from '../../ledger';
 import { createSpendRequests, socketVia } from '../spending/requests';
 import { parseChatMessage, parseMassMessage, parseReaction, parseResume, parseUserField, type Problem } from './domain';
+import { IndicatorPairs } from './indicators';
 import { createChatService } from './service';
 
 /** The chat's client messages (docs/realtime.md "Chat"); the websocket hands them over as they came. */
@@ -119,19 +121,55 @@ function isUserId(value: unknown): value is number {
 
 /**
  * The chat's part of the websocket: its client messages, the typing-like events relayed to the
- * other person (never to oneself, never across a block), and the chat stream's position in `hello`.
+ * other person of a conversation (never to oneself, never to a stranger, never across a block),
+ * and the chat stream's position in `hello`.
  */
 export function chatSocketFeature(ctx: AppContext): SocketFeature {
   const chat = createChatSocket(ctx, ctx.log);
 
-  async function isBlockedEitherWay(a: number, b: number): Promise<boolean> {
+  /**
+   * Whether `from` may show `to` an indicator: they have exchanged a message (the sender's side
+   * of the conversation has one; a row opened only for a custom price has none), and neither
+   * blocked the other. Otherwise anyone could put "… is typing" on anyone's screen: strangers
+   * pestering a creator they never wrote to.
+   */
+  async function sharesConversation(from: number, to: number): Promise<boolean> {
     const rows = await ctx.db
       .select({ one: sql<number>`1` })
-      .from(blocks)
-      .where(or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))))
+      .from(chatConversations)
+      .where(
+        and(
+          eq(chatConversations.userId, from),
+          eq(chatConversations.partnerId, to),
+          isNotNull(chatConversations.lastMessageId),
+          notExists(
+            ctx.db
+              .select({ one: sql`1` })
+              .from(blocks)
+              .where(or(and(eq(blocks.blockerId, from), eq(blocks.blockedId, to)), and(eq(blocks.blockerId, to), eq(blocks.blockedId, from)))),
+          ),
+        ),
+      )
       .limit(1);
     return rows.length > 0;
   }
+
+  // Made on first use: the app counts its writes by then. Without a count nothing is held.
+  let pairs: IndicatorPairs | null | undefined;
+  const pairsOf = (): IndicatorPairs | null => {
+    if (pairs === undefined) {
+      const writes = writesOf(ctx);
+      if (writes === undefined) {
+        pairs = null;
+      } else {
+        const held = new IndicatorPairs(sharesConversation);
+        writes.onWrite(() => held.forget());
+        ctx.realtime.onLogout(() => held.forget());
+        pairs = held;
+      }
+    }
+    return pairs;
+  };
 
   return {
     name: 'chat',
@@ -140,7 +178,10 @@ export function chatSocketFeature(ctx: AppContext): SocketFeature {
       if (type === 'eventMessage') {
         const { userId: target, event } = fields;
         if (typeof event !== 'string' || !clientEvents.has(event) || !isUserId(target)) throw new AppError('invalid-request');
-        if (target === peer.userId || (await isBlockedEitherWay(peer.userId, target))) return;
+        if (target === peer.userId) return;
+        const held = pairsOf();
+        const allowed = held === null ? await sharesConversation(peer.userId, target) : await held.allows(peer.userId, target);
+        if (!allowed) return;
         ctx.realtime.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: peer.userId });
         return;
       }

@@ -22,7 +22,7 @@ export function registerCookieRoutes(app: App): void {
       const cookie = isCookieName(name) ? cookieToSet(name, value, expires) : null;
       if (cookie === null) throw errors.invalidRequest({ location: 'body', field: 'value', reason: 'not allowed for this cookie' });
       // The same rule as the session cookie (auth/routes.ts): behind a TLS-terminating proxy
-      // request.protocol follows X-Forwarded-Proto (trustProxy in production), and an https
+      // request.protocol follows X-Forwarded-Proto (from a proxy TRUST_PROXY trusts), and an https
       // PUBLIC_URL marks every cookie Secure even where the proxy does not say so.
       const secure = request.protocol === 'https' || app.fanstage.config.publicUrl.startsWith('https://');
       const headers = [setCookieHeader(cookie, secure)];

@@ -99,7 +99,7 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
       schema: {
         tags,
         summary:
-          'Change the price (a post-media price step above 0, else invalid-price) and/or name of one’s own offer (sellers only, else -2 verify-required; another’s offer is offer-not-found). Subscribers keep the price they subscribed at',
+          'Change the price (a post-media price step above 0, else invalid-price) and/or name of one’s own offer (at least one of them, else invalid-request; sellers only, else -2 verify-required; another’s offer is offer-not-found). Subscribers keep the price they subscribed at',
         params: IdParams,
         body: UpdateOfferBody,
         response: { 200: BodyEnvelope(Offer) },

@@ -190,6 +190,10 @@ export function createSubscriptionService(ctx: AppContext) {
      */
     async updateOffer(userId: number, id: number, body: UpdateOfferBody): Promise<Offer> {
       await requireSeller(userId);
+      // An update that sets nothing is a client's mistake, and the database has no empty UPDATE.
+      if (body.priceCents === undefined && body.name === undefined) {
+        throw new AppError('invalid-request', { body: { location: 'body', field: null, reason: 'nothing to change: give priceCents or name' } });
+      }
       if (body.priceCents !== undefined) checkOfferPrice(body.priceCents);
       const name = body.name === undefined ? undefined : offerName(body.name);
       const [found] = await db
