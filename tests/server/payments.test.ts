@@ -204,7 +204,10 @@ describe('paying with a new card', () => {
     expect(balance).toMatchObject({ gBalance: 2100, cBalance: 0, isFirst: false });
     expect(balance.ts).toBeGreaterThan(0);
     const lines = (await api('GET', '/api/payments/transactions', fan)).json.body;
-    expect(lines).toEqual([{ id: expect.any(Number), transactionType: 'topup', transferType: 'credits', amountCents: 2100, user: null, giftId: null, postId: null, media: null, ts: balance.ts }]);
+    // The receipt shows the money the card was charged beside the credits bought, on Fanstage itself.
+    expect(lines).toEqual([
+      { id: expect.any(Number), transactionType: 'topup', transferType: 'credits', amountCents: 2100, chargedCents: 2000, site: null, user: null, giftId: null, postId: null, media: null, ts: balance.ts },
+    ]);
 
     const saved = (await api('GET', '/api/payments/cards', fan)).json.body;
     expect(saved).toEqual([{ id: expect.any(Number), cardId: 'Visa •••• 4242', brand: 'Visa', last4: '4242', expMonth: 12, expYear: 2034, pgw: 'sandbox' }]);
