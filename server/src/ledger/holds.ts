@@ -72,7 +72,8 @@ export async function reserve(tx: Tx, input: ReserveInput): Promise<number> {
         kind: 'hold',
         userId: input.userId,
         counterpartyId: input.beneficiaryId,
-        meta: { purpose: input.purpose, holdId: hold.id },
+        // Where it was spent, for the wallet's line of the minute (spend-guard.ts).
+        meta: { purpose: input.purpose, holdId: hold.id, ...(grant?.origin ? { site: grant.origin } : {}) },
         legs: [
           { account: account.wallet(input.userId), amount: -input.amount },
           { account: account.holds, amount: input.amount },

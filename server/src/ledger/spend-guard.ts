@@ -100,8 +100,13 @@ export function limitsAt(row: Pick<ControlsRow, 'dailyLimit' | 'monthlyLimit' | 
  * requests arrive at once.
  */
 async function lockControls(tx: Tx, userId: number): Promise<ControlsRow> {
-  await tx.insert(spendingControls).values({ userId }).onConflictDoNothing();
-  const [row] = await tx.select().from(spendingControls).where(eq(spendingControls.userId, userId)).for('update');
+  // One statement: an upsert that touches the row takes its lock, as SELECT … FOR UPDATE does,
+  // and opens it on a fan's first spend.
+  const [row] = await tx
+    .insert(spendingControls)
+    .values({ userId })
+    .onConflictDoUpdate({ target: spendingControls.userId, set: { userId: sql`excluded.user_id` } })
+    .returning();
   if (!row) throw new Error(`Spending controls of user ${userId} could not be read`);
   return row;
 }
