@@ -57,6 +57,23 @@ describe('LoginForm against the real server', { timeout: 30_000 }, () => {
     expect(t.count('/papi/login', 'POST')).toBeGreaterThan(0);
   });
 
+  it('says when to try again once the server holds the sign-in after repeated failures', async () => {
+    const victim = await createAccount(t.server.app, { password: 'a password nobody guesses' });
+    const fanstage = t.site();
+    renderWith(fanstage, <LoginForm />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('E-mail'), victim.email);
+    await user.type(screen.getByLabelText('Password'), 'wrong password');
+    // The server lets a few failures go as they are, then holds each next try a while longer.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      await user.click(screen.getByRole('button', { name: 'Log in' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).not.toHaveAttribute('aria-disabled', 'true'));
+      if (/Try again in/.test(screen.queryByRole('alert')?.textContent ?? '')) break;
+    }
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Too many attempts\. Try again in \d+ (second|seconds|minute|minutes)\.$/);
+    expect(fanstage.session.isLoggedIn.value).toBe(false);
+  });
+
   it('explains empty and malformed fields without calling the server, and focuses the first', async () => {
     const before = t.sent.length;
     renderWith(t.site(), <LoginForm />);

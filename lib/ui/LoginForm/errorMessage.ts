@@ -13,5 +13,10 @@ export type Message = string | null;
 export function errorMessage(t: TFunction, error: unknown): string {
   const generic = t('auth.genericError');
   if (!isSdkError(error) || error.code === 'aborted') return generic;
+  // A throttled sign-in says when to try again (the server's `retryAfter`, in seconds).
+  const retryAfter = (error.body as { retryAfter?: unknown } | undefined)?.retryAfter;
+  if (error.code === 'too-many-requests' && typeof retryAfter === 'number' && retryAfter > 0) {
+    return retryAfter < 60 ? t('errors.tooManyRetrySeconds', { count: Math.ceil(retryAfter) }) : t('errors.tooManyRetryMinutes', { count: Math.ceil(retryAfter / 60) });
+  }
   return t(`errors.${error.code}`, { defaultValue: generic });
 }
