@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Balance, Card, CreditPackage, MoneyUser, Transaction } from '../../../../lib/contract/payments';
+import type { Balance, Card, CreditPackage, Transaction } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
-import { creditPackages, ledgerAccounts, ledgerEntries, ledgerHolds, ledgerTransfers, media, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
+import { creditPackages, ledgerAccounts, ledgerEntries, ledgerHolds, ledgerTransfers, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, balanceOf } from '../../ledger';
+import { moneyUsersById } from './people';
 
 /** The credit packages offered on the top-up screen: `cValue` credits for `gValue` cents; the larger ones carry a bonus. */
 export const creditPackageCatalogue: readonly { cValue: number; gValue: number }[] = [
@@ -166,24 +167,7 @@ export function createPaymentService(ctx: AppContext) {
       return other === userId ? null : other;
     };
     const otherIds = [...new Set(lines.map((line) => otherOf(byId.get(line.transferId))).filter((id): id is number => id !== null))];
-    const people = otherIds.length
-      ? await db
-          .select({ id: users.id, username: users.username, displayName: users.displayName, avatarHash: media.hash, avatarFormat: media.format })
-          .from(users)
-          .leftJoin(media, eq(media.id, users.avatarMediaId))
-          .where(inArray(users.id, otherIds))
-      : [];
-    const personById = new Map<number, MoneyUser>(
-      people.map((person) => [
-        person.id,
-        {
-          id: person.id,
-          username: person.username,
-          displayName: person.displayName,
-          avatarMedia: person.avatarHash !== null && person.avatarFormat !== null ? { mediaHash: person.avatarHash, format: person.avatarFormat } : null,
-        },
-      ]),
-    );
+    const personById = await moneyUsersById(db, otherIds);
     // A top-up line shows the money its card was charged beside the credits it bought.
     const orderIds = transfers.filter((row) => row.kind === 'topup' && typeof row.meta?.orderId === 'string').map((row) => String(row.meta!.orderId));
     const charged = new Map(

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { SpendReceipt, SpendRequest, SpendRequestRef, SpendRequestStatus, SpendingLimits, SpendingLimitsBody } from '../../../../lib/contract/spending';
-import type { MoneyUser } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
-import { embedConsents, media, paymentOrders, spendRequests, spendingControls, spends, users } from '../../db/schema';
+import { embedConsents, paymentOrders, spendRequests, spendingControls, spends } from '../../db/schema';
+import { moneyUsersById } from '../payments/people';
 import { AppError } from '../../errors';
 import { isPlatformOrigin } from '../../http/origins';
 import { ConfirmationNeeded, LIMIT_RAISE_DELAY_MS, limitsAt, spentAt, type SpendAsk, type SpendVia } from '../../ledger';
@@ -48,25 +48,7 @@ export function createSpendRequests(ctx: AppContext) {
   const { db } = ctx;
   const now = () => ctx.clock.now();
 
-  async function moneyUsers(ids: number[]): Promise<Map<number, MoneyUser>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .select({ id: users.id, username: users.username, displayName: users.displayName, avatarHash: media.hash, avatarFormat: media.format })
-      .from(users)
-      .leftJoin(media, eq(media.id, users.avatarMediaId))
-      .where(inArray(users.id, ids));
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          id: row.id,
-          username: row.username,
-          displayName: row.displayName,
-          avatarMedia: row.avatarHash !== null && row.avatarFormat !== null ? { mediaHash: row.avatarHash, format: row.avatarFormat } : null,
-        },
-      ]),
-    );
-  }
+  const moneyUsers = (ids: number[]) => moneyUsersById(db, ids);
 
   /**
    * Opens a spend request for what a widget asked (outside the spend's transaction, which

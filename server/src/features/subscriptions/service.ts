@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
-import type { MoneyUser } from '../../../../lib/contract/payments';
 import type { CreateOfferBody, Offer, Subscription, SubscriptionCheckout, SubscriptionPayCardBody, UpdateOfferBody } from '../../../../lib/contract/subscriptions';
 import { fanPriceCents, isPriceStep } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
@@ -12,6 +11,7 @@ import { chargeSavedCard, ownCard, processorsOf, startCardOrder } from '../payme
 import { payPeriod } from './billing';
 import { inBlock } from './blocking';
 import { isRunning, SUBSCRIPTIONS_PAGE_SIZE } from './domain';
+import { moneyUsersById } from '../payments/people';
 
 /** Statuses under which a subscriber still has the creator's content (until the end date). */
 const liveStatuses = [SubscriptionStatus.active, SubscriptionStatus.paymentFailed, SubscriptionStatus.cancelled];
@@ -32,17 +32,7 @@ export function createSubscriptionService(ctx: AppContext) {
   const { db } = ctx;
   const salt = () => ctx.config.priceSalt;
 
-  async function usersById(ids: number[]): Promise<Map<number, MoneyUser>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .select({ id: users.id, username: users.username, displayName: users.displayName, hash: media.hash, format: media.format })
-      .from(users)
-      .leftJoin(media, eq(media.id, users.avatarMediaId))
-      .where(inArray(users.id, [...new Set(ids)]));
-    return new Map(
-      rows.map((r) => [r.id, { id: r.id, username: r.username, displayName: r.displayName, avatarMedia: r.hash !== null && r.format !== null ? { mediaHash: r.hash, format: r.format } : null }]),
-    );
-  }
+  const usersById = (ids: number[]) => moneyUsersById(db, ids);
 
   async function present(rows: { row: SubscriptionRow; offerName: string; offerDeletedAt: Date | null; otherId: number }[]): Promise<Subscription[]> {
     const people = await usersById(rows.map((r) => r.otherId));
