@@ -137,6 +137,18 @@ describe('cards are charged only on the platform’s own page', () => {
     expect(answered.body).toMatchObject({ id: paid.body.id, status: 'paid' });
     expect((await asWidget('/api/payments/pay-old-card', { packageId, cardId }, requestId)).body.id).toBe(paid.body.id);
     expect((await ordersOf(fan.id)).filter((order) => order.status === 'paid')).toHaveLength(1);
+
+    // A card subscription the same way: the window subscribes him, the widget learns the subscription.
+    const asked = await asWidget('/api/subscription/pay-old-card', { offerId, cardId });
+    expect((await call({ url: `/api/spend-requests/${asked.body.id}`, token: fan.accessToken })).body).toMatchObject({ kind: 'subscription-card', creator: { id: creatorId } });
+    // A request for a top-up cannot pay a subscription, nor one for a subscription a top-up.
+    const topUpAsked = await asWidget('/api/payments/pay-old-card', { packageId, cardId });
+    expect((await call({ method: 'POST', url: '/api/subscription/pay-old-card', token: fan.accessToken, payload: { offerId, cardId, spendRequestId: topUpAsked.body.id } })).statusText).toBe('confirmation-invalid');
+    expect((await call({ method: 'POST', url: '/api/payments/pay-old-card', token: fan.accessToken, payload: { packageId, cardId, spendRequestId: asked.body.id } })).statusText).toBe('confirmation-invalid');
+    const subscribed = await call({ method: 'POST', url: '/api/subscription/pay-old-card', token: fan.accessToken, payload: { offerId, cardId, spendRequestId: asked.body.id } });
+    expect(subscribed.body.order.status).toBe('paid');
+    const learned = await asWidget('/api/subscription/pay-old-card', { offerId, cardId }, asked.body.id);
+    expect(learned.body).toMatchObject({ order: { id: subscribed.body.order.id, status: 'paid' }, subscription: { id: subscribed.body.subscription.id } });
     await expectLedgerBalanced(app());
   });
 });
