@@ -115,9 +115,12 @@ describe('client messages', () => {
 
   it('a chatMessage needs a msgId, a receiver and something to send', () => {
     expect(parseChatMessage({ msgId: 'm1', receiverId: 5, text: ' hi\r\n ' })).toEqual({
-      value: { msgId: 'm1', receiverId: 5, text: 'hi', mediaId: null, giftId: null, price: undefined },
+      value: { msgId: 'm1', receiverId: 5, text: 'hi', mediaId: null, giftId: null, price: undefined, confirmation: null },
     });
-    expect(parseChatMessage({ msgId: 'm1', receiverId: 5, mediaId: 9, price: 16 })).toEqual({ value: { msgId: 'm1', receiverId: 5, text: '', mediaId: 9, giftId: null, price: 16 } });
+    expect(parseChatMessage({ msgId: 'm1', receiverId: 5, mediaId: 9, price: 16 })).toEqual({ value: { msgId: 'm1', receiverId: 5, text: '', mediaId: 9, giftId: null, price: 16, confirmation: null } });
+    // A widget's paid message sent again with the spend request the fan confirmed (docs/spending.md).
+    expect(parseChatMessage({ msgId: 'm1', receiverId: 5, text: 'x', price: 16, confirmation: 'pS3kq2Lr8vXw1YbN0aZc7Q' })).toMatchObject({ value: { confirmation: 'pS3kq2Lr8vXw1YbN0aZc7Q' } });
+    expect(parseChatMessage({ msgId: 'm1', receiverId: 5, text: 'x', confirmation: 'not one/of ours' })).toEqual({ problem: 'invalid-request', field: 'confirmation' });
     expect(parseChatMessage({ msgId: 'm1', receiverId: 5, giftId: 2, text: null })).toMatchObject({ value: { giftId: 2, text: '' } });
     expect(parseChatMessage({ msgId: 'm1', receiverId: 5 })).toEqual({ problem: 'invalid-request', field: 'text' });
     expect(parseChatMessage({ msgId: 'm1', receiverId: 0, text: 'x' })).toEqual({ problem: 'invalid-request', field: 'receiverId' });
