@@ -16,7 +16,7 @@ export function errorMessage(t: TFunction, error: unknown): string {
   // A throttled sign-in says when to try again (the server's `retryAfter`, in seconds).
   const retryAfter = (error.body as { retryAfter?: unknown } | undefined)?.retryAfter;
   if (error.code === 'too-many-requests' && typeof retryAfter === 'number' && retryAfter > 0) {
-    return retryAfter < 60 ? t('errors.tooManyRetrySeconds', { count: Math.ceil(retryAfter) }) : t('errors.tooManyRetryMinutes', { count: Math.ceil(retryAfter / 60) });
+    return retryAfter < 60 ? t('auth.retrySeconds', { count: Math.ceil(retryAfter) }) : t('auth.retryMinutes', { count: Math.ceil(retryAfter / 60) });
   }
   return t(`errors.${error.code}`, { defaultValue: generic });
 }
