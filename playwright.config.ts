@@ -18,7 +18,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: 'list',
+  // npm test also keeps a JSON report, for the timing report (scripts/test-report.mjs).
+  reporter: process.env.FANSTAGE_E2E_REPORT ? [['list'], ['json', { outputFile: process.env.FANSTAGE_E2E_REPORT }]] : 'list',
   timeout: 30_000,
   expect: { timeout: 10_000 },
   outputDir: port === 8181 ? '.tmp/e2e-results' : `.tmp/e2e-results-${port}`,

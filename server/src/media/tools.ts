@@ -124,12 +124,16 @@ export function resolveMediaTool(name: MediaToolName, env: NodeJS.ProcessEnv = p
   return { name, path: null, source: null, version: null, problems };
 }
 
-let resolved: Record<MediaToolName, MediaTool> | undefined;
+let resolved: { key: string; tools: Record<MediaToolName, MediaTool> } | undefined;
 
-/** Both tools, looked up once per process (the first call runs each candidate's `-version`). */
+/**
+ * Both tools, looked up once per process and configuration (the first call runs each
+ * candidate's `-version`; a changed FFMPEG_PATH, FFPROBE_PATH or PATH looks again).
+ */
 export function mediaTools(): Record<MediaToolName, MediaTool> {
-  resolved ??= { ffmpeg: resolveMediaTool('ffmpeg'), ffprobe: resolveMediaTool('ffprobe') };
-  return resolved;
+  const key = [process.env.FFMPEG_PATH, process.env.FFPROBE_PATH, process.env.PATH].join('\0');
+  if (resolved?.key !== key) resolved = { key, tools: { ffmpeg: resolveMediaTool('ffmpeg'), ffprobe: resolveMediaTool('ffprobe') } };
+  return resolved.tools;
 }
 
 export interface ToolReport {

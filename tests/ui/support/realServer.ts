@@ -1,4 +1,4 @@
-import { Blob as NodeBlob } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 import { createFanstage, type Fanstage } from '../../../lib/sdk';
 import { startTestServer, type TestServer, type TestServerOptions } from '../../support/server';
 import { createAccount, type AccountOptions, type TestAccount } from '../../support/accounts';
@@ -23,19 +23,26 @@ function useOneTypedArrayRealm(): void {
 
 /**
  * jsdom's FormData and File are not the ones Node's fetch knows how to send (it would hang or
- * send "[object FormData]"); a browser's fetch sends its own FormData natively. The parts are
- * copied into Node's FormData, byte for byte, before the request leaves.
+ * send "[object FormData]"), and Node's own FormData, filled from jsdom's typed arrays, is sent
+ * with a wrong length by Node 24's fetch; a browser's fetch sends its own FormData natively. The
+ * parts are written here as multipart/form-data, byte for byte, as a browser writes them.
  */
 async function fetchWithNodeFormData(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const body = init?.body;
   if (!(body instanceof FormData)) return fetch(input, init);
-  const NodeFormData = (await new Response(new URLSearchParams('a=b')).formData()).constructor as typeof FormData;
-  const form = new NodeFormData();
+  const boundary = `----FanstageFormBoundary${randomBytes(12).toString('hex')}`;
+  const quoted = (text: string) => text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const chunks: Buffer[] = [];
   for (const [name, value] of body.entries()) {
-    if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new NodeBlob([await readBytes(value)], { type: value.type }) as unknown as Blob, value.name);
+    const file = typeof value === 'string' ? '' : `; filename="${quoted(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"${file}\r\n\r\n`));
+    chunks.push(typeof value === 'string' ? Buffer.from(value) : Buffer.from(await readBytes(value)));
+    chunks.push(Buffer.from('\r\n'));
   }
-  return fetch(input, { ...init, body: form });
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  const headers = new Headers(init?.headers);
+  headers.set('content-type', `multipart/form-data; boundary=${boundary}`);
+  return fetch(input, { ...init, headers, body: Buffer.concat(chunks) });
 }
 
 function readBytes(file: Blob): Promise<ArrayBuffer> {

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// `npm test`: every test, each suite once, on one build.
+//
+//   node scripts/test.mjs                  all steps, in this order
+//   node scripts/test.mjs unit e2e         only those steps (names below)
+//
+// Steps: build (what is missing or older than its sources, once for every suite that needs
+// dist/), unit (unit and component tests), server, package, e2e. The server suite runs in full
+// on PostgreSQL when DATABASE_URL names one (with Redis between nodes when REDIS_URL is set),
+// and its embedded part on PGlite beside it; without DATABASE_URL it runs in full on PGlite.
+// docs/development.md explains the layout. Each step's time and each file's goes to
+// .tmp/reports/, and scripts/test-report.mjs prints where the time went.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, staleParts } from './built.mjs';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const reports = join(root, '.tmp/reports');
+const databaseUrl = process.env.DATABASE_URL?.trim() || '';
+const onPostgres = databaseUrl !== '' && databaseUrl !== 'memory://';
+
+/** The environment of a step on the embedded database, whatever the shell says. */
+const embedded = { DATABASE_URL: '', REDIS_URL: '' };
+
+function vitest(label, projects, env) {
+  return {
+    command: npx,
+    args: ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=./tests/support/timings-reporter.ts'],
+    env: { ...env, FANSTAGE_TIMINGS: join(reports, `${label}.vitest.json`) },
+  };
+}
+
+const steps = {
+  build: () => {
+    const stale = staleParts();
+    if (stale.length === 0) return [];
+    return stale.map((part) => ({ command: npm, args: ['run', '--silent', part.script], env: {} }));
+  },
+  unit: () => [vitest('unit', ['unit', 'ui'], embedded)],
+  server: () =>
+    onPostgres
+      ? [vitest('embedded', ['embedded'], embedded), vitest('server-pg', ['server'], { DATABASE_URL: databaseUrl })]
+      : [vitest('server', ['server'], embedded)],
+  package: () => [vitest('package', ['package'], embedded)],
+  e2e: () => [{ command: npx, args: ['playwright', 'test'], env: { ...embedded, FANSTAGE_E2E_REPORT: join(reports, 'e2e.playwright.json') } }],
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in steps));
+if (unknown.length > 0) {
+  console.error(`Unknown step ${unknown.join(', ')}; the steps are ${Object.keys(steps).join(', ')}.`);
+  process.exit(2);
+}
+const chosen = asked.length > 0 ? asked : Object.keys(steps);
+
+let current;
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (current ? current.kill(signal) : process.exit(1)));
+
+function run({ command, args, env }) {
+  return new Promise((resolve) => {
+    current = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    current.on('exit', (code, signal) => {
+      current = undefined;
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+mkdirSync(reports, { recursive: true });
+// A whole run starts its reports afresh (what .ci/run wrote beside them stays).
+if (asked.length === 0) {
+  for (const file of readdirSync(reports)) if (/\.(vitest|playwright)\.json$|^test-steps\.json$/.test(file)) rmSync(join(reports, file));
+}
+const times = [];
+let failed;
+for (const name of chosen) {
+  const started = Date.now();
+  const label = name === 'server' ? (onPostgres ? 'server (PostgreSQL in full, PGlite the embedded part)' : 'server (PGlite)') : name;
+  console.log(`\n=== npm test: ${label}`);
+  for (const command of steps[name]()) {
+    const code = await run(command);
+    if (code !== 0) {
+      failed = `${name} (exit ${code})`;
+      break;
+    }
+  }
+  times.push({ step: `test: ${name}`, seconds: Math.round((Date.now() - started) / 1000) });
+  if (failed) break;
+}
+writeFileSync(join(reports, 'test-steps.json'), JSON.stringify(times));
+
+await run({ command: process.execPath, args: [join(root, 'scripts/test-report.mjs')], env: {} });
+if (failed) {
+  console.error(`\nnpm test failed at ${failed}.`);
+  process.exit(1);
+}
