@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, headlessChromium } from './tests/e2e/browsers';
 
 /** E2E_PORT lets two runs share a machine. */
 const port = Number(process.env.E2E_PORT ?? 8181);
@@ -33,11 +34,9 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        // The system Chromium: no browser downloads on these machines.
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-        },
+        // Debian's Chromium (tests/e2e/browsers.ts): the headless shell, the full browser where a
+        // journey needs it.
+        launchOptions: { executablePath: headlessChromium, args: chromiumArgs },
       },
     },
   ],

@@ -3,6 +3,9 @@ import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import type { CreditPackage } from '../../lib/contract';
 import { apiProfile, viewports } from './support';
+// The calls need the full browser: the headless shell decodes no fake camera's video, and a
+// popup opened from a popup's answer does not reach the page there.
+import { chromiumArgs, fullChromium } from './browsers';
 import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, priceSalt, testCards } from './moneySupport';
 
@@ -18,12 +21,7 @@ const creatorName = 'lucy.rivers';
 const callPrice = 128;
 
 const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...chromiumArgs,
   '--use-fake-device-for-media-stream',
   '--use-fake-ui-for-media-stream',
   '--allow-loopback-in-peer-connection',
@@ -167,8 +165,8 @@ async function expectCallLayoutFits(page: Page): Promise<void> {
 test('a fan with credit for one minute calls a creator, is told the time left, tops up in the call, goes on into the third minute and pays three minutes, on screen and in both histories', async ({ baseURL }) => {
   // About 2 min 10 s of call, and the setting up around it.
   test.setTimeout(330_000);
-  const fanBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
-  const creatorBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
+  const fanBrowser = await chromium.launch({ executablePath: fullChromium, args: launchArgs });
+  const creatorBrowser = await chromium.launch({ executablePath: fullChromium, args: launchArgs });
   try {
     const creator = await personIn(creatorBrowser, baseURL!);
     const fan = await personIn(fanBrowser, baseURL!);
@@ -315,8 +313,8 @@ test('a fan calls the creator from <fanstage-call> on her own site, another orig
   const platform = new URL(baseURL!).origin;
   // The same server's demo page opened as localhost: another origin and another site, as a creator's own page is.
   const partner = platform.replace('127.0.0.1', 'localhost');
-  const fanBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
-  const creatorBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: launchArgs });
+  const fanBrowser = await chromium.launch({ executablePath: fullChromium, args: launchArgs });
+  const creatorBrowser = await chromium.launch({ executablePath: fullChromium, args: launchArgs });
   try {
     const creator = await personIn(creatorBrowser, platform);
     const fanOnPlatform = await personIn(fanBrowser, platform);

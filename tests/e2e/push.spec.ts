@@ -1,9 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { viewports } from './support';
+import { chromiumArgs, fullChromium } from './browsers';
 import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
 import { accessToken } from './moneySupport';
 import { decryptPush, startPushReceiver, type PushReceiver } from '../support/push-receiver';
 import type { PushPayload } from '../../lib/contract/push';
+
+// The Push API and notifications are the full browser's: the headless shell has neither.
+test.use({ launchOptions: { executablePath: fullChromium, args: chromiumArgs } });
 
 /** The creator who writes to the fan. */
 const creatorName = 'lucy.rivers';
