@@ -72,6 +72,11 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           setupFiles: [countExpects],
+          // Each file builds its own app on its own database and closes it; what a file changes
+          // outside its app (process.env) it puts back. So the files of a worker share one
+          // module graph instead of importing the server again for each (258 s in place of 351 s
+          // for the suite on PostgreSQL).
+          isolate: false,
           // Each file builds its own app on its own database; PGlite start-up dominates.
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -83,6 +88,7 @@ export default defineConfig({
           include: embeddedFiles,
           environment: 'node',
           setupFiles: [countExpects],
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
