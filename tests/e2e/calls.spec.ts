@@ -2,7 +2,7 @@ import { chromium, expect, test, type Browser, type Page } from '@playwright/tes
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import type { CreditPackage } from '../../lib/contract';
-import { apiProfile, viewports } from './support';
+import { apiProfile, clickClosingItsWindow, viewports } from './support';
 // The calls need the full browser: the headless shell decodes no fake camera's video, and a
 // popup opened from a popup's answer does not reach the page there.
 import { chromiumArgs, fullChromium } from './browsers';
@@ -346,18 +346,14 @@ test('a fan calls the creator from <fanstage-call> on her own site, another orig
     await popup.waitForLoadState();
     expect(new URL(popup.url()).origin).toBe(platform);
     await expect(popup.getByRole('heading', { name: `Allow ${partner} to use your Fanstage account?` })).toBeVisible({ timeout: 15_000 });
-    const closed = popup.waitForEvent('close', { timeout: 15_000 });
     const asking = page.waitForEvent('popup', { timeout: 15_000 });
-    await popup.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
-    await closed;
+    await clickClosingItsWindow(popup, popup.getByRole('button', { name: 'Allow', exact: true }), { timeout: 15_000 });
     // A paid call from another site rings only once she accepted its price on the platform.
     const confirm = await asking;
     expect(new URL(confirm.url()).origin).toBe(platform);
     await expect(confirm.getByText('A video call, paid by the minute')).toBeVisible({ timeout: 15_000 });
     await expect(confirm.getByText(`${partner} asks you to pay on Fanstage.`)).toBeVisible();
-    const confirmed = confirm.waitForEvent('close', { timeout: 15_000 });
-    await confirm.getByRole('button', { name: `Confirm ${formatMoney(fanPays)}` }).click();
-    await confirmed;
+    await clickClosingItsWindow(confirm, confirm.getByRole('button', { name: `Confirm ${formatMoney(fanPays)}` }), { timeout: 15_000 });
     await expect(widget.getByRole('heading', { name: /^Calling / })).toBeVisible({ timeout: 15_000 });
 
     // She answers on the platform's site; each side sees the other.

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiProfile, expectNoSeriousA11yViolations } from './support';
+import { apiProfile, clickClosingItsWindow, expectNoSeriousA11yViolations } from './support';
 
 /**
  * The platform is the server on 127.0.0.1 (the config's baseURL); the partner page is the same
@@ -83,9 +83,7 @@ test.describe('signing in from a widget on a partner site', () => {
     await expect(popup.getByRole('heading', { name: `Allow ${partner} to use your Fanstage account?` })).toBeVisible();
     await expect(popup.getByText(/is listed for widgets by .*Lucy Rivers/)).toBeVisible();
     await expectNoSeriousA11yViolations(popup);
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Allow' }).click();
-    await closed;
+    await clickClosingItsWindow(popup, popup.getByRole('button', { name: 'Allow' }));
 
     await expect(card.getByRole('button', { name: /Now following/ })).toHaveAttribute('aria-pressed', 'true');
     const token = await accessToken(api, email);
@@ -131,9 +129,7 @@ test.describe('signing in from a widget on a partner site', () => {
     await expect(popup.getByRole('heading', { name: `Allow ${stranger} to use your Fanstage account?` })).toBeVisible();
     await expect(popup.getByText('is not listed by any creator on Fanstage. Allow it only if you trust this site.')).toBeVisible();
     await expect(popup.getByLabel('E-mail')).toHaveCount(0);
-    const closed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Cancel' }).click();
-    await closed;
+    await clickClosingItsWindow(popup, popup.getByRole('button', { name: 'Cancel' }));
     expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
     // Nothing was remembered either.
     const token = await accessToken(api, email);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { TERMS_VERSION, type PublicProfile } from '../../lib/contract';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,4 +57,18 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   });
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+}
+
+/**
+ * Clicks a control of a popup that closes its own window (Allow, Cancel, Confirm, Pay) and waits
+ * until the window is gone. The window may close before the click hears back from it, which
+ * Playwright reports as a closed target: that is the click landing, and the close it caused is
+ * what this waits for (a click that did not land closes nothing, and the wait fails).
+ */
+export async function clickClosingItsWindow(window: Page, control: Locator, options: { timeout?: number } = {}): Promise<void> {
+  const closed = window.waitForEvent('close', options);
+  await control.click(options).catch((error: unknown) => {
+    if (!window.isClosed()) throw error;
+  });
+  await closed;
 }

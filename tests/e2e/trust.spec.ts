@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
-import { apiProfile, expectNoSeriousA11yViolations } from './support';
+import { apiProfile, clickClosingItsWindow, expectNoSeriousA11yViolations } from './support';
 import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';
 
@@ -147,9 +147,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await expect(popup.getByText(/^@trustfan/)).toBeVisible();
   await expect(popup.getByText('change your password or e-mail, or delete your account')).toBeVisible();
   await expectNoSeriousA11yViolations(popup);
-  const closed = popup.waitForEvent('close');
-  await popup.getByRole('button', { name: 'Allow' }).click();
-  await closed;
+  await clickClosingItsWindow(popup, popup.getByRole('button', { name: 'Allow' }));
 
   // 3. A tip from the widget is the fan's to confirm, in a popup on the platform naming the site,
   //    the creator and the amount (the default the consent screen offered: ask every time).
@@ -173,18 +171,14 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await expect(confirm.getByText(`${formatMoney(pkg.cValue)} → ${formatMoney(pkg.cValue - rose.gValue)}`)).toBeVisible();
   await expectNoSeriousA11yViolations(confirm);
   // Cancel moves nothing, and the widget says so.
-  const cancelled = confirm.waitForEvent('close');
-  await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await cancelled;
+  await clickClosingItsWindow(confirm, confirm.getByRole('button', { name: 'Cancel' }));
   await expect(tipDialog.getByRole('alert')).toHaveText('You cancelled the payment. Nothing was charged.');
   expect((await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue);
   // Confirm tips once.
   const askingAgain = page.waitForEvent('popup');
   await chooseAndSend(rose);
   const secondAsk = await askingAgain;
-  const confirmed = secondAsk.waitForEvent('close');
-  await secondAsk.getByRole('button', { name: `Confirm ${formatMoney(rose.gValue)}` }).click();
-  await confirmed;
+  await clickClosingItsWindow(secondAsk, secondAsk.getByRole('button', { name: `Confirm ${formatMoney(rose.gValue)}` }));
   await expect(tipButton.getByRole('status').filter({ hasText: 'Gift sent. Thank you!' })).toBeVisible();
   await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue - rose.gValue);
 
@@ -208,9 +202,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await chooseAndSend(rose);
   const beyondPopup = await beyond;
   await expect(beyondPopup.getByText(`A tip: ${rose.name}`)).toBeVisible();
-  const beyondClosed = beyondPopup.waitForEvent('close');
-  await beyondPopup.getByRole('button', { name: 'Cancel' }).click();
-  await beyondClosed;
+  await clickClosingItsWindow(beyondPopup, beyondPopup.getByRole('button', { name: 'Cancel' }));
   await expect(tipDialog.getByRole('alert')).toHaveText('You cancelled the payment. Nothing was charged.');
   await tipDialog.getByRole('button', { name: 'Close' }).click();
   // Settings shows the month's spend on the site with its receipts.
@@ -236,9 +228,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await expect(cardWindow.getByText(`${stranger} asks you to pay on Fanstage.`)).toBeVisible();
   const before = (await balanceOf(home.request, fanToken)).gBalance;
   expect(before, 'nothing charged before the click').toBe(pkg.cValue - spentOnSite);
-  const paidClosed = cardWindow.waitForEvent('close');
-  await cardWindow.getByRole('button', { name: new RegExp(`^Pay ${formatMoney(small.gValue).replace('$', '\\$')} with Visa`) }).click();
-  await paidClosed;
+  await clickClosingItsWindow(cardWindow, cardWindow.getByRole('button', { name: new RegExp(`^Pay ${formatMoney(small.gValue).replace('$', '\\$')} with Visa`) }));
   await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(before + small.cValue);
   await expect(buy.getByRole('status')).toHaveText(`Credits added. Your balance is now ${formatMoney(before + small.cValue)}.`);
 
@@ -274,7 +264,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
   const asked = await again;
   await expect(asked.getByRole('heading', { name: `Allow ${stranger} to use your Fanstage account?` })).toBeVisible();
-  await asked.getByRole('button', { name: 'Cancel' }).click();
+  await clickClosingItsWindow(asked, asked.getByRole('button', { name: 'Cancel' }));
   await expect(tipDialog).toBeHidden();
   await context.close();
 });
