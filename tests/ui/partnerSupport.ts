@@ -1,6 +1,6 @@
-import { Blob as NodeBlob } from 'node:buffer';
 import sharp from 'sharp';
 import { partnerApi, type Fanstage } from '../../lib/sdk';
+import { multipartBody, type FilePart } from './support/realServer';
 
 /** A valid partner form as a person types it (the IBAN's check sum is right, with spaces). */
 export const typedForm = { name: 'Jana Nováková', street: 'Dlouhá 12', zip: '110 00', country: 'cz', iban: 'CZ65 0800 0000 1920 0014 5399', companyId: '12345678' };
@@ -14,17 +14,17 @@ function photo(colour: string): Promise<Buffer> {
 /**
  * Fills the sandbox identity provider's page at `redirectUrl` as a person would: three pictures
  * and `documentNumber` (docs/partners.md: 100000001 approves, 300000003 asks for a review).
- * Node's own FormData and Blob: jsdom's are not what Node's fetch sends.
+ * Sent as the browser sends the form (tests/ui/support/realServer.ts, multipartBody).
  */
 export async function passSandboxPage(redirectUrl: string, documentNumber: string): Promise<number> {
-  const NodeFormData = (await new Response(new URLSearchParams('a=b')).formData()).constructor as typeof FormData;
-  const form = new NodeFormData();
   const colours = { front: '#3366aa', back: '#884422', selfie: '#228844' };
+  const parts: [string, string | FilePart][] = [];
   for (const kind of ['front', 'back', 'selfie'] as const) {
-    form.append(kind, new NodeBlob([new Uint8Array(await photo(colours[kind]))], { type: 'image/jpeg' }) as unknown as Blob, `${kind}.jpg`);
+    parts.push([kind, { bytes: await photo(colours[kind]), type: 'image/jpeg', filename: `${kind}.jpg` }]);
   }
-  form.append('documentNumber', documentNumber);
-  const answer = await fetch(redirectUrl, { method: 'POST', body: form, redirect: 'manual' });
+  parts.push(['documentNumber', documentNumber]);
+  const { body, contentType } = multipartBody(parts);
+  const answer = await fetch(redirectUrl, { method: 'POST', body, headers: { 'content-type': contentType }, redirect: 'manual' });
   return answer.status;
 }
 

@@ -21,28 +21,44 @@ function useOneTypedArrayRealm(): void {
   globalThis.TextEncoder = OneRealmEncoder;
 }
 
+/** A file in a multipart body. */
+export interface FilePart {
+  bytes: Uint8Array;
+  type: string;
+  filename: string;
+}
+
 /**
- * jsdom's FormData and File are not the ones Node's fetch knows how to send (it would hang or
- * send "[object FormData]"), and Node's own FormData, filled from jsdom's typed arrays, is sent
- * with a wrong length by Node 24's fetch; a browser's fetch sends its own FormData natively. The
- * parts are written here as multipart/form-data, byte for byte, as a browser writes them.
+ * A multipart/form-data body written byte for byte as a browser writes one. Node's fetch cannot
+ * send jsdom's FormData (it would hang or send "[object FormData]"), and Node 24's fetch sends
+ * Node's own FormData, filled in this environment, with a wrong length.
  */
-async function fetchWithNodeFormData(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const body = init?.body;
-  if (!(body instanceof FormData)) return fetch(input, init);
+export function multipartBody(parts: [name: string, value: string | FilePart][]): { body: Buffer<ArrayBuffer>; contentType: string } {
   const boundary = `----FanstageFormBoundary${randomBytes(12).toString('hex')}`;
   const quoted = (text: string) => text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const chunks: Buffer[] = [];
-  for (const [name, value] of body.entries()) {
-    const file = typeof value === 'string' ? '' : `; filename="${quoted(value.name)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}`;
+  for (const [name, value] of parts) {
+    const file = typeof value === 'string' ? '' : `; filename="${quoted(value.filename)}"\r\nContent-Type: ${value.type || 'application/octet-stream'}`;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"${file}\r\n\r\n`));
-    chunks.push(typeof value === 'string' ? Buffer.from(value) : Buffer.from(await readBytes(value)));
+    chunks.push(typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.bytes));
     chunks.push(Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** The SDK's fetch in these tests: a jsdom FormData goes out as a browser would send it. */
+async function fetchWithNodeFormData(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const body = init?.body;
+  if (!(body instanceof FormData)) return fetch(input, init);
+  const parts: [string, string | FilePart][] = [];
+  for (const [name, value] of body.entries()) {
+    parts.push([name, typeof value === 'string' ? value : { bytes: new Uint8Array(Buffer.from(await readBytes(value))), type: value.type, filename: value.name }]);
+  }
+  const multipart = multipartBody(parts);
   const headers = new Headers(init?.headers);
-  headers.set('content-type', `multipart/form-data; boundary=${boundary}`);
-  return fetch(input, { ...init, headers, body: Buffer.concat(chunks) });
+  headers.set('content-type', multipart.contentType);
+  return fetch(input, { ...init, headers, body: multipart.body });
 }
 
 function readBytes(file: Blob): Promise<ArrayBuffer> {
