@@ -78,6 +78,32 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export const startupLockKey = 722_061_001;
 
 /**
+ * The files of an in-memory database with every migration applied, made once per process.
+ * PGlite's own start (initdb) takes most of a second and a half; a database loaded from these
+ * files is ready in a third of a second, which counts where one process opens many (the
+ * tests). The migrations still run on each copy, and find nothing left to do.
+ */
+let migratedMemoryImage: Promise<File | Blob> | undefined;
+
+function memoryImage(): Promise<File | Blob> {
+  migratedMemoryImage ??= (async () => {
+    const client = new PGlite();
+    try {
+      await client.waitReady;
+      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+      return await client.dumpDataDir('none');
+    } finally {
+      await client.close();
+    }
+  })();
+  // A failure is not kept: the next database opened tries again, and reports its own error.
+  migratedMemoryImage.catch(() => {
+    migratedMemoryImage = undefined;
+  });
+  return migratedMemoryImage;
+}
+
+/**
  * Opens the database and brings its schema up to date with the committed migrations.
  * `databaseUrl` undefined → PGlite files under `${dataDir}/db`; `memory://` → in-memory PGlite;
  * otherwise a PostgreSQL server.
@@ -97,7 +123,7 @@ export async function openDatabase(options: {
     }
     let client: PGlite;
     try {
-      client = dir === undefined ? new PGlite() : new PGlite(dir);
+      client = dir === undefined ? new PGlite({ loadDataDir: await memoryImage() }) : new PGlite(dir);
       await client.waitReady;
     } catch (error) {
       throw new DatabaseStartError(await explainEmbeddedFailure(dir, error), { cause: error });
