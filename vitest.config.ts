@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
 
@@ -17,8 +17,44 @@ const embeddedFiles = readdirSync('tests/server')
   .filter((name) => name === 'embedded.test.ts' || embeddedRule.test(readFileSync(`tests/server/${name}`, 'utf8')))
   .map((name) => `tests/server/${name}`);
 
+/**
+ * The component files that look at the window's custom-element registry before anything defines
+ * an element (what importing a module does to a host page): they need a window of their own.
+ * Every other component file shares its worker's window and module graph (isolate: false).
+ */
+const freshWindowRule = /customElements\.get\([^)]*\)\)\.toBeUndefined\(\)/;
+const freshWindowFiles = readdirSync('tests/ui')
+  .filter((name) => /\.test\.tsx?$/.test(name))
+  .filter((name) => freshWindowRule.test(readFileSync(`tests/ui/${name}`, 'utf8')))
+  .map((name) => `tests/ui/${name}`);
+
 /** Counts each test's `expect` calls for the timing report (scripts/test-report.mjs). */
 const countExpects = 'tests/support/count-expects.ts';
+
+/**
+ * The component tests in jsdom. `isolate: false` lets the files of a worker share one window and
+ * one module graph (the server they start in-process included): 180 s in place of 310 s.
+ */
+function uiProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      ...files,
+      environment: 'jsdom',
+      setupFiles: [countExpects, 'tests/ui/setup.ts'],
+      // Real CSS with the build's class names (vite.lib.config.ts), so element tests can
+      // check that the styles inside a shadow root match the markup.
+      css: { include: [/\.css(\?.*)?$/], modules: { classNameStrategy: 'scoped' } },
+    },
+    css: {
+      modules: {
+        generateScopedName: (name: string, file: string) =>
+          `fs-${(file.split('?')[0] ?? file).replace(/^.*\//, '').replace(/\.module\.css$/, '')}-${name}`,
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [react()],
@@ -35,26 +71,12 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
           setupFiles: [countExpects],
+          // The files of a worker share one module graph: 66 s in place of 111 s on two cores.
+          isolate: false,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'ui',
-          include: ['tests/ui/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: [countExpects, 'tests/ui/setup.ts'],
-          // Real CSS with the build's class names (vite.lib.config.ts), so element tests can
-          // check that the styles inside a shadow root match the markup.
-          css: { include: [/\.css(\?.*)?$/], modules: { classNameStrategy: 'scoped' } },
-        },
-        css: {
-          modules: {
-            generateScopedName: (name: string, file: string) =>
-              `fs-${(file.split('?')[0] ?? file).replace(/^.*\//, '').replace(/\.module\.css$/, '')}-${name}`,
-          },
-        },
-      },
+      uiProject('ui', { include: ['tests/ui/**/*.test.{ts,tsx}'], exclude: freshWindowFiles, isolate: false }),
+      uiProject('ui-window', { include: freshWindowFiles, isolate: true }),
       {
         test: {
           name: 'package',

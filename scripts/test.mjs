@@ -38,7 +38,7 @@ const steps = {
     if (stale.length === 0) return [];
     return stale.map((part) => ({ command: npm, args: ['run', '--silent', part.script], env: {} }));
   },
-  unit: () => [vitest('unit', ['unit', 'ui'], embedded)],
+  unit: () => [vitest('unit', ['unit', 'ui', 'ui-window'], embedded)],
   server: () =>
     onPostgres
       ? [vitest('embedded', ['embedded'], embedded), vitest('server-pg', ['server'], { DATABASE_URL: databaseUrl })]
