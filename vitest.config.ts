@@ -60,6 +60,13 @@ export default defineConfig({
   plugins: [react()],
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version) },
   test: {
+    // `npm run test:coverage`: what the server suites run of the server's code.
+    coverage: {
+      provider: 'v8',
+      include: ['server/src/**/*.ts'],
+      reporter: ['text-summary', 'json-summary', 'json'],
+      reportsDirectory: '.tmp/coverage',
+    },
     // Vitest's default leaves one of two cores to itself; its main process does little here, and
     // the server files wait on their databases and sockets as much as they compute.
     maxWorkers: 2,
@@ -109,6 +116,9 @@ export default defineConfig({
           name: 'embedded',
           include: embeddedFiles,
           environment: 'node',
+          // Always the embedded database, whatever the shell says (so one run with coverage can
+          // hold this project and the full suite on PostgreSQL).
+          env: { DATABASE_URL: '', REDIS_URL: '' },
           setupFiles: [countExpects],
           isolate: false,
           testTimeout: 30_000,
