@@ -14,6 +14,9 @@ const dataDir = port === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-data-${port}`;
  */
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Gives the seeded creators the journeys' password once, after the web server is up and
+  // before any worker starts.
+  globalSetup: './tests/e2e/globalSetup.ts',
   fullyParallel: false,
   // Two cores: one browser and the server share them.
   workers: 1,

@@ -22,23 +22,37 @@ export async function mailedPath(request: APIRequestContext, email: string, pref
 }
 
 /**
- * Logs a seeded creator in. The demo seed gives its people no password (nobody should be able
- * to log in to a fresh installation with a published one), so the test does what the creator
- * would: asks for a password reset, follows the mailed link's token, and sets a password.
+ * The seeded creators the journeys may sign in as. The demo seed's password is the development
+ * server's; the journeys use the test password instead, which the run's global setup gives each
+ * of them before any journey starts (globalSetup.ts), the way a creator would: a password reset.
+ */
+export const demoCreatorNames = ['lucy.rivers', 'marek.novak', 'sofia.bloom', 'ava.sterling', 'tereza.kralova', 'mia.chen', 'nina.vega', 'emma.hart'] as const;
+
+/**
+ * Gives the account the test password through the reset mail: asks for a reset, follows the
+ * mailed link's token and sets the password. The reset ends the account's sessions, and the
+ * server allows only a few reset mails an account an hour: done once a run, before the journeys.
+ */
+export async function giveTestPassword(request: APIRequestContext, email: string): Promise<void> {
+  const asked = await request.post('/papi/login/reset', { data: { email } });
+  expect(asked.ok()).toBe(true);
+  const path = await mailedPath(request, email, '/reset-password/');
+  const hash = decodeURIComponent(path.slice('/reset-password/'.length));
+  const reset = await request.post('/papi/login/reset', { data: { hash, password: testPassword } });
+  expect(((await reset.json()) as { statusCode: number }).statusCode).toBe(1);
+}
+
+/**
+ * Logs a seeded person in with the test password. On the shared server the global setup gave
+ * it already; on a server of a test's own (serverProcess.ts), started after the setup, the
+ * first login gives it through the reset mail (giveTestPassword).
  */
 export async function logInDemoCreator(page: Page, username: string): Promise<string> {
   const email = `${username}@example.com`;
   await agreeToTerms(page);
-  // Set once per run: a later journey signs in with the password an earlier one set, and asks
-  // for none of the few reset mails the server allows an account an hour.
   const known = await page.request.post('/papi/login', { data: { email, password: testPassword } });
   if (((await known.json()) as { statusCode: number }).statusCode === 2) return email;
-  const asked = await page.request.post('/papi/login/reset', { data: { email } });
-  expect(asked.ok()).toBe(true);
-  const path = await mailedPath(page.request, email, '/reset-password/');
-  const hash = decodeURIComponent(path.slice('/reset-password/'.length));
-  const reset = await page.request.post('/papi/login/reset', { data: { hash, password: testPassword } });
-  expect(((await reset.json()) as { statusCode: number }).statusCode).toBe(1);
+  await giveTestPassword(page.request, email);
   await logIn(page, email);
   return email;
 }
