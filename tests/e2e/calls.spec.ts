@@ -6,17 +6,19 @@ import { apiProfile, clickClosingItsWindow, viewports } from './support';
 // The calls need the full browser: the headless shell decodes no fake camera's video, and a
 // popup opened from a popup's answer does not reach the page there.
 import { chromiumArgs, fullChromium } from './browsers';
-import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, priceSalt, testCards } from './moneySupport';
+import { demoPageOf, logInCreator, signUpCreator } from './creatorSupport';
 
 /**
  * A paid video call between two browsers (two Chromiums, as two people on two machines), each
  * on fake camera and microphone. The traffic stays on this machine: no STUN servers (the server
  * configures none), loopback allowed, and only `127.0.0.1` candidates leave each page — the
- * test wraps the browser's RTCPeerConnection for that, not our code.
+ * test wraps the browser's RTCPeerConnection for that, not our code. The creator called is one
+ * of the test's own (creatorSupport.ts): what she earns, her price and the calls ringing on her
+ * pages are hers alone, whatever runs beside the test.
  */
 
-const creatorName = 'lucy.rivers';
 /** Her price a minute: the 128-credit call step of SPEC §9. */
 const callPrice = 128;
 
@@ -171,13 +173,15 @@ test('a fan with credit for one minute calls a creator, is told the time left, t
     const creator = await personIn(creatorBrowser, baseURL!);
     const fan = await personIn(fanBrowser, baseURL!);
 
-    const creatorEmail = await logInDemoCreator(creator, creatorName);
-    const creatorToken = await accessToken(creator.request, creatorEmail);
+    const made = await signUpCreator(creator.request, { name: 'Ana' });
+    const creatorName = made.username;
+    await logInCreator(creator, made);
+    const creatorToken = await accessToken(creator.request, made.email);
     const priced = await creator.request.put('/api/users/me', { headers: { authorization: `Bearer ${creatorToken}` }, data: { callPrice } });
     expect(((await priced.json()) as { statusCode: number }).statusCode).toBeGreaterThan(0);
     const salt = await priceSalt(fan.request);
     const fanPays = fanPriceCents(callPrice, salt);
-    const lucy = await apiProfile(fan.request, creatorName);
+    const her = await apiProfile(fan.request, creatorName);
 
     const fanEmail = await signUpVerifiedFan(fan, 'callfan');
     const fanToken = await accessToken(fan.request, fanEmail);
@@ -289,7 +293,7 @@ test('a fan with credit for one minute calls a creator, is told the time left, t
     await fan.goto('/settings/wallet');
     await expect(fan.getByTestId('wallet-balance')).toHaveText(formatMoney(fanAfter));
     const walletLines = fan.getByTestId('wallet-history').getByRole('listitem');
-    const fanCallLines = walletLines.filter({ hasText: `Call · ${lucy.displayName}` });
+    const fanCallLines = walletLines.filter({ hasText: `Call · ${her.displayName}` });
     await expect(fanCallLines).toHaveCount(3);
     for (const line of await fanCallLines.all()) await expect(line).toContainText(formatMoney(-fanPays));
     await expect(walletLines.filter({ hasText: 'Credits bought' })).toHaveCount(2);
@@ -318,9 +322,8 @@ test('a fan calls the creator from <fanstage-call> on her own site, another orig
   try {
     const creator = await personIn(creatorBrowser, platform);
     const fanOnPlatform = await personIn(fanBrowser, platform);
-    const creatorEmail = await logInDemoCreator(creator, creatorName);
-    const creatorToken = await accessToken(creator.request, creatorEmail);
-    await creator.request.put('/api/users/me', { headers: { authorization: `Bearer ${creatorToken}` }, data: { callPrice } });
+    const made = await signUpCreator(creator.request, { name: 'Ana', callPrice });
+    await logInCreator(creator, made);
     const salt = await priceSalt(creator.request);
     const fanPays = fanPriceCents(callPrice, salt);
 
@@ -330,11 +333,12 @@ test('a fan calls the creator from <fanstage-call> on her own site, another orig
     const fanBefore = await balanceOf(fanOnPlatform.request, fanToken);
     await creator.goto('/timeline');
 
-    // The creator's own page, with the call element.
+    // The creator's own page, with the call element: the partner demo, with her name in it.
     const page = await fanOnPlatform.context().newPage();
+    await demoPageOf(page, made);
     await page.goto(`${partner}/demo/?platform=${encodeURIComponent(platform)}`);
     expect(await page.evaluate(() => location.origin)).toBe(partner);
-    const widget = page.locator('fanstage-call[with="lucy.rivers"]');
+    const widget = page.locator(`fanstage-call[with="${made.username}"]`);
     const button = widget.getByTestId('call-button');
     await expect(button).toContainText(`Call · ${formatPrice(callPrice, salt)}/min`);
 

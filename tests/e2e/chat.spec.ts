@@ -2,11 +2,11 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, viewports } from './support';
-import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, payOnCardPage, priceSalt, testCards } from './moneySupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
 
-/** The creator the fans write to, and her message price: the 13-credit step of SPEC §9. */
-const creatorName = 'lucy.rivers';
+/** The creator's message price: the 13-credit step of SPEC §9. */
 const messagePrice = 13;
 
 /** The conversation's messages on a page, and the one whose text is `text`. */
@@ -78,13 +78,16 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   const fan = await fanContext.newPage();
   const broke = await brokeContext.newPage();
 
-  const creatorEmail = await logInDemoCreator(creator, creatorName);
-  const creatorToken = await accessToken(creator.request, creatorEmail);
+  // A creator of the test's own: the earnings it checks are hers alone, whatever runs beside it.
+  const made = await signUpCreator(creator.request, { name: 'Ana' });
+  const creatorName = made.username;
+  await logInCreator(creator, made);
+  const creatorToken = await accessToken(creator.request, made.email);
   // Her price for a message is the 13-credit step (what she earns; a fan pays it with the salt).
   const priced = await creator.request.put('/api/users/me', { headers: { authorization: `Bearer ${creatorToken}` }, data: { messagePrice } });
   expect(((await priced.json()) as { statusCode: number }).statusCode).toBeGreaterThan(0);
-  const lucy = await apiProfile(fan.request, creatorName);
-  expect(lucy.messagePrice).toBe(messagePrice);
+  const her = await apiProfile(fan.request, creatorName);
+  expect(her.messagePrice).toBe(messagePrice);
   const salt = await priceSalt(fan.request);
   const fanPays = fanPriceCents(messagePrice, salt);
 
@@ -92,9 +95,10 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   const fanToken = await accessToken(fan.request, fanEmail);
   await buyCredits(fan, fanToken);
 
-  // The creator has her chat list open, as she would while working.
+  // The creator has her chat list open, as she would while working: loaded, and empty yet.
   await creator.goto('/chat-list');
-  await expect(creator.getByRole('list', { name: 'Conversations' })).toBeVisible();
+  await expect(creator.getByRole('list', { name: 'Conversations' })).not.toHaveAttribute('aria-busy', 'true');
+  await expect(creator.getByText('No conversations yet.')).toBeVisible();
 
   const fanBefore = await balanceOf(fan.request, fanToken);
   const creatorBefore = await balanceOf(creator.request, creatorToken);
@@ -153,7 +157,7 @@ test('a fan pays to message a creator, who sees it at once; reactions and read r
   await broke.goto(`/chat/${creatorName}`);
   // As a person reads the price before writing (the composer holds a message until it has loaded).
   await expect(broke.getByTestId('chat-price-badge').first()).toContainText(formatPrice(messagePrice, salt));
-  await expectPhoneChatHeaderFits(broke, lucy.displayName);
+  await expectPhoneChatHeaderFits(broke, her.displayName);
   const plea = `Can I see more? ${Date.now()}`;
   await send(broke, plea);
   const refused = message(broke, plea);

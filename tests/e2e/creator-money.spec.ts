@@ -4,8 +4,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, viewports } from './support';
-import { jpeg, logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { jpeg, signUpVerifiedFan } from './postsSupport';
 import { payOnCardPage, priceSalt, testCards } from './moneySupport';
+import { logInCreator, offerOf, signUpCreator } from './creatorSupport';
 
 const axeSource = readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 
@@ -23,8 +24,14 @@ async function expectScreenAccessible(page: Page): Promise<void> {
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 }
 
-/** A demo creator with two seeded offers; the money journey uses another, so the two never meet. */
-const creatorName = 'sofia.bloom';
+/**
+ * The creator is one of the test's own (creatorSupport.ts) with the two offers a seeded creator
+ * has (sofia.bloom's): her offers, subscribers and followers are hers alone, whatever runs beside.
+ */
+const seededOffers = [
+  { name: 'Monthly', priceCents: 640 },
+  { name: 'Inner circle', priceCents: 1600 },
+];
 
 test('a creator makes and archives offers in settings, a fan subscribes by card from her profile, and her mass message with a priced photo reaches her followers', async ({ browser }) => {
   test.setTimeout(150_000);
@@ -34,7 +41,10 @@ test('a creator makes and archives offers in settings, a fan subscribes by card 
   const fanContext = await browser.newContext({ viewport: viewports.phone });
   const creator = await creatorContext.newPage();
   const fan = await fanContext.newPage();
-  await logInDemoCreator(creator, creatorName);
+  const own = await signUpCreator(creator.request, { name: 'Sofie' });
+  for (const offer of seededOffers) await offerOf(creator.request, own, offer.name, offer.priceCents);
+  const creatorName = own.username;
+  await logInCreator(creator, own);
   const salt = await priceSalt(creator.request);
   const sofia = await apiProfile(fan.request, creatorName);
 
@@ -50,10 +60,9 @@ test('a creator makes and archives offers in settings, a fan subscribes by card 
   const made = creator.getByRole('listitem', { name: offerName });
   await expect(made).toContainText(`Fans pay ${formatPrice(1280, salt)} a month`);
   const innerCircle = creator.getByRole('listitem', { name: 'Inner circle' });
-  if ((await innerCircle.getByText('Offered', { exact: true }).count()) > 0) {
-    await innerCircle.getByRole('button', { name: 'Archive Inner circle' }).click();
-    await expect(creator.getByText('Inner circle is archived.')).toBeVisible();
-  }
+  await expect(innerCircle.getByText('Offered', { exact: true })).toBeVisible();
+  await innerCircle.getByRole('button', { name: 'Archive Inner circle' }).click();
+  await expect(creator.getByText('Inner circle is archived.')).toBeVisible();
   await expect(innerCircle.getByText('Archived', { exact: true })).toBeVisible();
   await expectScreenAccessible(creator);
 

@@ -1,8 +1,9 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
-import { logInDemoCreator, signUpVerifiedFan, testPassword } from './postsSupport';
+import { signUpVerifiedFan, testPassword } from './postsSupport';
 import { accessToken, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
 
 interface Envelope<T> {
   statusCode: number;
@@ -16,12 +17,12 @@ interface Invite {
 }
 
 /**
- * An access token of a demo account: its demo password, or the test password other journeys set
- * through the reset mail (logInDemoCreator) earlier in the same run. No reset mail is asked for
- * here: the server allows only a few an hour per account.
+ * An access token of a demo account: the test password the run's global setup gives the seeded
+ * creators (globalSetup.ts), or its demo password. No reset mail is asked for here: the server
+ * allows only a few an hour per account.
  */
 async function demoToken(request: APIRequestContext, email: string): Promise<string> {
-  for (const password of ['fanstage-demo', testPassword]) {
+  for (const password of [testPassword, 'fanstage-demo']) {
     const login = (await (await request.post('/papi/login', { data: { email, password, tokenInBody: true } })).json()) as Envelope<{ accessToken: string }> & { statusText?: string };
     if (login.statusCode === 2) return login.body.accessToken;
     expect(login.statusText).toBe('invalid-credentials');
@@ -148,13 +149,14 @@ test.describe('invite links', () => {
     await expect(menu.getByRole('link', { name: 'Model program' })).toHaveCount(0);
   });
 
-  // Last: it gives the demo creator a password of the tests' own.
   test('the inviter’s share of what the invited fan spends shows in the inviter’s earnings', async ({ browser, request }) => {
-    const lucyCode = (await inviteOf(request, await demoToken(request, 'lucy.rivers@example.com'))).code;
+    // The inviter is a creator of the test's own: her earnings are hers alone, whatever runs beside.
+    const inviter = await signUpCreator(request, { name: 'Vera' });
+    const inviteCode = (await inviteOf(request, inviter.token)).code;
     const fanContext = await browser.newContext();
     const fan = await fanContext.newPage();
     await agreeToTerms(fan);
-    await fan.goto(`/?aff=${lucyCode}`);
+    await fan.goto(`/?aff=${inviteCode}`);
     await expect(fan.getByTestId('invitation-prompt')).toBeVisible();
     const email = await signUpVerifiedFan(fan, 'invitedfan');
     const token = await accessToken(request, email);
@@ -174,11 +176,11 @@ test.describe('invite links', () => {
     expect(tip.statusCode).toBe(2);
     await fanContext.close();
 
-    // Lucy's earnings list the share, named after the fan who spent.
-    const lucy = await browser.newPage();
-    await logInDemoCreator(lucy, 'lucy.rivers');
-    await lucy.goto('/settings/earnings');
-    await expect(lucy.getByTestId('earnings-lines').getByText(`Affiliate share · ${me.body.displayName}`)).toBeVisible();
-    await lucy.close();
+    // Her earnings list the share, named after the fan who spent.
+    const earnings = await browser.newPage();
+    await logInCreator(earnings, inviter);
+    await earnings.goto('/settings/earnings');
+    await expect(earnings.getByTestId('earnings-lines').getByText(`Affiliate share · ${me.body.displayName}`)).toBeVisible();
+    await earnings.close();
   });
 });

@@ -3,11 +3,15 @@ import { expect, test, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
-import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, ensureOffer, giftCatalogue, mediaAs, payOnCardPage, postLockedPhoto, priceSalt, testCards } from './moneySupport';
+import { demoPageOf, logInCreator, postThroughApi, signUpCreator } from './creatorSupport';
 
-/** The creator of the partner demo: her tip button is on `/demo/`, and she is a partner, so she has the earnings widget. */
-const creatorName = 'lucy.rivers';
+/*
+ * The creator is one of the test's own (creatorSupport.ts), so what she earns is hers alone to
+ * count, whatever runs beside the test. She is a partner, so she has the earnings widget, and
+ * the partner demo (`/demo/`) plays her own site: its tip button is hers (demoPageOf).
+ */
 /** Her monthly offer; the top price step, so one journey earns her more than the smallest payout. */
 const offerName = 'Darkroom diary';
 const offerPriceCents = 1920;
@@ -37,13 +41,15 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   const fan = await fanContext.newPage();
 
   // The two people, and tokens of their own for reading the money through the API.
-  const creatorEmail = await logInDemoCreator(creator, creatorName);
+  const made = await signUpCreator(creator.request, { name: 'Lena' });
+  const creatorName = made.username;
+  await logInCreator(creator, made);
   const fanEmail = await signUpVerifiedFan(fan, 'moneyfan');
-  const creatorToken = await accessToken(creator.request, creatorEmail);
+  const creatorToken = await accessToken(creator.request, made.email);
   const fanToken = await accessToken(fan.request, fanEmail);
-  const lucy = await apiProfile(fan.request, creatorName);
+  const her = await apiProfile(fan.request, creatorName);
   const salt = await priceSalt(fan.request);
-  const offer = await ensureOffer(creator.request, creatorToken, lucy.id, offerName, offerPriceCents);
+  const offer = await ensureOffer(creator.request, creatorToken, her.id, offerName, offerPriceCents);
   const gift = (await giftCatalogue(fan.request)).reduce((cheapest, g) => (g.gValue < cheapest.gValue ? g : cheapest));
 
   // She posts a new locked photo for the fan to unlock (a fresh one each run).
@@ -113,16 +119,17 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   // 4. On the creator's own site, the fan tips her from the tip-button element.
   fanBefore = (await balanceOf(fan.request, fanToken)).gBalance;
   creatorBefore = (await balanceOf(creator.request, creatorToken)).cBalance;
+  await demoPageOf(fan, made);
   await fan.goto('/demo/');
   const tipButton = fan.locator(`fanstage-tip-button[creator="${creatorName}"]`);
   const wallet = fan.locator('fanstage-wallet');
   // The widgets keep their own session: the fan signs in through the platform's popup, which
   // finds her signed in on the platform and closes by itself.
   const popupOpened = fan.waitForEvent('popup');
-  await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
+  await tipButton.getByRole('button', { name: `Send a tip to ${her.displayName}` }).click();
   const popup = await popupOpened;
   if (!popup.isClosed()) await popup.waitForEvent('close');
-  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${lucy.displayName} a tip` });
+  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${her.displayName} a tip` });
   await expect(tipDialog).toBeVisible();
   await expect(tipDialog).toContainText(`Your balance: ${formatMoney(fanBefore)}`);
   await tipDialog.getByRole('radio', { name: new RegExp(`^${escapeRegExp(gift.name)}`) }).click();
@@ -144,7 +151,9 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   await expect(widget).toBeVisible();
   await expect(widget).toContainText(formatMoney(creatorBefore));
 
-  // 5. Back on the site, the fan subscribes to the creator's offer from another locked photo, with credits.
+  // 5. Back on the site, the fan subscribes to the creator's offer from another locked photo, with credits
+  // (posted from her own client meanwhile, her newest).
+  await postThroughApi(creator.request, creatorToken, `Darkroom prints ${stamp}`, photoPriceCents);
   await fan.goto(`/${creatorName}`);
   const lockedTile = fan.getByTestId('profile-posts').getByRole('link', { name: /\(locked\)$/ }).first();
   await expect(lockedTile).toBeVisible();
@@ -156,7 +165,7 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   const subscribeCard = fan.locator(`article[data-post-id="${subscribePostId}"]`);
   await subscribeCard.getByRole('button', { name: `Unlock for ${formatPrice(subscribeMedia.mediaPrice, salt)}` }).first().click();
   await fan.getByRole('dialog', { name: 'Unlock media' }).getByRole('button', { name: 'Subscribe' }).click();
-  const purchase = fan.getByRole('dialog', { name: `Subscribe to ${lucy.displayName}` });
+  const purchase = fan.getByRole('dialog', { name: `Subscribe to ${her.displayName}` });
   const offerPrice = formatPrice(offer.priceCents, salt);
   await purchase.getByRole('radio', { name: new RegExp(`^${escapeRegExp(offerName)}`) }).check();
   await purchase.getByRole('radio', { name: /^Credits/ }).check();
@@ -181,14 +190,11 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   await expect(creator.getByTestId('earnings-available')).toHaveText(formatMoney(creatorNow.cBalance));
   // Her first earnings ever bring the first-earnings popup, once: dismissed, the server remembers it.
   const firstEarnings = creator.getByRole('dialog', { name: 'You have earned your first money!' });
-  if (creatorStart.firstEarningsSeen) {
-    await expect(firstEarnings).toHaveCount(0);
-  } else {
-    await expect(firstEarnings).toContainText(formatMoney(creatorNow.cBalance));
-    await firstEarnings.getByRole('button', { name: 'Got it' }).click();
-    await expect(firstEarnings).toBeHidden();
-    await expect.poll(async () => (await balanceOf(creator.request, creatorToken)).firstEarningsSeen).toBe(true);
-  }
+  expect(creatorStart.firstEarningsSeen).toBe(false);
+  await expect(firstEarnings).toContainText(formatMoney(creatorNow.cBalance));
+  await firstEarnings.getByRole('button', { name: 'Got it' }).click();
+  await expect(firstEarnings).toBeHidden();
+  await expect.poll(async () => (await balanceOf(creator.request, creatorToken)).firstEarningsSeen).toBe(true);
 
   // 7. She asks for all of it by PayPal; it waits for the platform to pay it, out of her balance.
   const payout = creator.getByRole('form', { name: 'Request a payout' });
@@ -196,7 +202,7 @@ test('a fan tops up, unlocks a photo, tips on the partner page and subscribes; t
   await payout.getByRole('radio', { name: 'PayPal' }).check();
   // The minimum is shown before asking; the PayPal address is asked for and kept.
   await expect(payout.getByText('The smallest payout is $20.00.')).toBeVisible();
-  await payout.getByRole('textbox', { name: 'PayPal e-mail' }).fill(`${creatorName}@example.com`);
+  await payout.getByRole('textbox', { name: 'PayPal e-mail' }).fill(made.email);
   await payout.getByRole('button', { name: 'Request payout' }).click();
   await expect(payout.getByRole('status')).toHaveText(`Payout of ${formatMoney(creatorNow.cBalance)} requested.`);
   const afterPayout = await balanceOf(creator.request, creatorToken);
@@ -213,21 +219,24 @@ test('on the partner page a fan without credits buys them inside the tip: a decl
   test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: viewports.tablet });
   const fan = await context.newPage();
+  const made = await signUpCreator(fan.request, { name: 'Lena' });
+  const creatorName = made.username;
   const fanEmail = await signUpVerifiedFan(fan, 'tipfan');
   const fanToken = await accessToken(fan.request, fanEmail);
-  const lucy = await apiProfile(fan.request, creatorName);
+  const her = await apiProfile(fan.request, creatorName);
   const gift = (await giftCatalogue(fan.request)).reduce((cheapest, g) => (g.gValue < cheapest.gValue ? g : cheapest));
   const pkg = (await creditPackages(fan.request, fanToken)).filter((p) => p.cValue >= gift.gValue).sort((a, b) => a.cValue - b.cValue)[0]!;
   expect(pkg).toBeDefined();
   expect((await balanceOf(fan.request, fanToken)).gBalance).toBe(0);
 
+  await demoPageOf(fan, made);
   await fan.goto('/demo/');
   const tipButton = fan.locator(`fanstage-tip-button[creator="${creatorName}"]`);
   const signIn = fan.waitForEvent('popup');
-  await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
+  await tipButton.getByRole('button', { name: `Send a tip to ${her.displayName}` }).click();
   const signInPopup = await signIn;
   if (!signInPopup.isClosed()) await signInPopup.waitForEvent('close');
-  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${lucy.displayName} a tip` });
+  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${her.displayName} a tip` });
   await tipDialog.getByRole('radio', { name: new RegExp(`^${escapeRegExp(gift.name)}`) }).click();
   await tipDialog.getByRole('button', { name: `Send ${gift.name} for ${formatMoney(gift.gValue)}` }).click();
 
