@@ -1,7 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { PostList, PublicProfile } from '../../lib/contract';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
-import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
 
 /** A list endpoint's body, so the tests follow the seed instead of copying it. */
 async function apiList<T>(request: APIRequestContext, path: string): Promise<T[]> {
@@ -112,14 +113,16 @@ test.describe('discover and search', () => {
     const fanContext = await browser.newContext({ viewport: viewports.phone });
     const creator = await creatorContext.newPage();
     const fan = await fanContext.newPage();
-    await logInDemoCreator(creator, 'ava.sterling');
+    // A creator of the test's own: her notifications are hers alone, whatever runs beside.
+    const own = await signUpCreator(creator.request, { name: 'Ava' });
+    await logInCreator(creator, own);
     await signUpVerifiedFan(fan, 'notificationsfan');
 
     // The fan finds creators on /who-to-follow and follows one from her profile.
     await fan.goto('/who-to-follow');
     await expect(fan.getByRole('heading', { level: 1, name: 'Who to follow' })).toBeVisible();
     await expect(fan.getByTestId('who-to-follow').getByRole('article').first()).toBeVisible();
-    await fan.goto('/ava.sterling');
+    await fan.goto(`/${own.username}`);
     await fan.getByTestId('profile-actions').getByRole('button', { pressed: false }).first().click();
     await expect(fan.getByTestId('profile-actions').getByRole('button', { pressed: true })).toBeVisible();
 

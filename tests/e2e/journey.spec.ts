@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { formatCount } from '../../lib/sdk';
 import { apiProfile, viewports } from './support';
+import { signUpCreator } from './creatorSupport';
 
 /**
  * A fan's first visit on a phone, through the interface alone: the age gate, sign-up, the
@@ -11,7 +12,9 @@ test('a fan on a phone agrees, signs up, verifies, edits the profile in Czech, u
   await page.setViewportSize(viewports.phone);
   const email = `journey${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`;
   const password = 'correct horse battery staple';
-  const lucyBefore = (await apiProfile(request, 'lucy.rivers')).followersCount;
+  // The creator she follows is one of the test's own: her follower count is the fan's alone to change.
+  const creator = await signUpCreator(request, { name: 'Rosa', avatar: true });
+  const followersBefore = (await apiProfile(request, creator.username)).followersCount;
 
   // The blurred page waits for the agreement.
   await page.goto('/');
@@ -61,16 +64,16 @@ test('a fan on a phone agrees, signs up, verifies, edits the profile in Czech, u
   const avatar = page.getByRole('img', { name: 'Profilová fotka: Pavla Fanynka' });
   await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
 
-  // Following a seeded creator.
-  await page.goto('/lucy.rivers');
+  // Following a creator.
+  await page.goto(`/${creator.username}`);
   await page.getByTestId('profile-actions').getByRole('button', { pressed: false }).first().click();
   await expect(page.getByTestId('profile-actions').getByRole('button', { pressed: true })).toBeVisible();
-  await expect.poll(async () => (await apiProfile(request, 'lucy.rivers')).followersCount).toBe(lucyBefore + 1);
+  await expect.poll(async () => (await apiProfile(request, creator.username)).followersCount).toBe(followersBefore + 1);
 
   // A reload keeps the session, the language and the follow.
   await page.reload();
   await expect(page.getByTestId('profile-actions').getByRole('button', { pressed: true })).toBeVisible();
-  await expect(page.locator('[data-stat="followers"]')).toContainText(formatCount(lucyBefore + 1));
+  await expect(page.locator('[data-stat="followers"]')).toContainText(formatCount(followersBefore + 1));
 
   // Phones log out from the settings.
   await nav.getByRole('link', { name: 'Profil' }).click();

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { formatCount } from '../../lib/sdk';
 import type { Account } from '../../lib/contract';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
+import { signUpCreator } from './creatorSupport';
 
 interface Envelope<T> {
   statusCode: number;
@@ -42,6 +43,11 @@ async function signedUpAndLoggedIn(page: Page): Promise<Account> {
 
 async function followersShown(page: Page): Promise<string | null> {
   return page.locator('[data-stat="followers"]').textContent();
+}
+
+/** The profile's followers stat as the English resources word it (`followers_one`, `followers_other`). */
+function followersText(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'follower' : 'followers'}`;
 }
 
 test.describe('settings and relations on the reference site', () => {
@@ -104,27 +110,30 @@ test.describe('settings and relations on the reference site', () => {
     }
   });
 
-  test('a user follows, unfollows after confirming, blocks and unblocks lucy.rivers', async ({ page }) => {
+  test('a user follows, unfollows after confirming, blocks and unblocks a creator', async ({ page, request }) => {
     await page.setViewportSize(viewports.tablet);
+    // A creator of the test's own: the follower count it checks is hers alone to change.
+    const creator = await signUpCreator(request, { name: 'Hana' });
     await signedUpAndLoggedIn(page);
-    const before = (await apiProfile(page.request, 'lucy.rivers')).followersCount;
+    const before = (await apiProfile(page.request, creator.username)).followersCount;
+    expect(before).toBe(0);
 
-    await page.goto('/lucy.rivers');
+    await page.goto(`/${creator.username}`);
     const actions = page.getByTestId('profile-actions');
     const follow = actions.getByRole('button', { name: /^Follow / });
     await expect(follow).toHaveAttribute('aria-pressed', 'false');
-    expect(await followersShown(page)).toBe(`${formatCount(before)} followers`);
+    expect(await followersShown(page)).toBe(followersText(before));
     await follow.click();
     const following = actions.getByRole('button', { pressed: true });
     await expect(following).toContainText('Now following');
-    await expect.poll(() => followersShown(page)).toBe(`${formatCount(before + 1)} followers`);
+    await expect.poll(() => followersShown(page)).toBe(followersText(before + 1));
     await expectNoSeriousA11yViolations(page);
 
     await page.reload();
     await expect(following).toContainText('Following');
     await expect(following).not.toContainText('Now');
-    await expect.poll(() => followersShown(page)).toBe(`${formatCount(before + 1)} followers`);
-    expect((await apiProfile(page.request, 'lucy.rivers')).followersCount).toBe(before + 1);
+    await expect.poll(() => followersShown(page)).toBe(followersText(before + 1));
+    expect((await apiProfile(page.request, creator.username)).followersCount).toBe(before + 1);
 
     // Unfollowing asks first; Cancel keeps the follow.
     await following.click();
@@ -136,7 +145,7 @@ test.describe('settings and relations on the reference site', () => {
     await following.click();
     await confirm.getByRole('button', { name: 'Unfollow' }).click();
     await expect(actions.getByRole('button', { name: /^Follow / })).toHaveAttribute('aria-pressed', 'false');
-    await expect.poll(() => followersShown(page)).toBe(`${formatCount(before)} followers`);
+    await expect.poll(() => followersShown(page)).toBe(followersText(before));
 
     // Blocking asks too, and ends the follow.
     await actions.getByRole('button', { name: /^Follow / }).click();
@@ -149,7 +158,7 @@ test.describe('settings and relations on the reference site', () => {
     await blockConfirm.getByRole('button', { name: 'Block', exact: true }).click();
     await expect(blockConfirm).toBeHidden();
     await expect(actions.getByRole('button', { name: /^Follow|^Following|^Now following/ })).toHaveCount(0);
-    expect((await apiProfile(page.request, 'lucy.rivers')).followersCount).toBe(before);
+    expect((await apiProfile(page.request, creator.username)).followersCount).toBe(before);
 
     await page.reload();
     await actions.getByRole('button', { name: 'More actions' }).click();
