@@ -1,13 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { Account, MediaView, Post } from '../../lib/contract';
+import type { Account } from '../../lib/contract';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, viewports } from './support';
-import { jpeg, logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, creditPackages, payOnCardPage, priceSalt, testCards } from './moneySupport';
+import { logInCreator, postThroughApi, signUpCreator } from './creatorSupport';
 
-/** A demo creator no other journey posts as. */
-const creatorName = 'mia.chen';
 const photoPriceCents = 320;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -16,22 +15,6 @@ async function bodyOf<T>(response: Awaited<ReturnType<APIRequestContext['get']>>
   const envelope = (await response.json()) as { statusCode: number; body: T };
   expect(envelope.statusCode, JSON.stringify(envelope)).toBeGreaterThan(0);
   return envelope.body;
-}
-
-/** The creator posts from another place than the fan's browser: her own client, through the API. */
-async function postThroughApi(request: APIRequestContext, token: string, text: string, photoPrice?: number): Promise<Post> {
-  let mediaIds: number[] = [];
-  if (photoPrice !== undefined) {
-    const uploaded = await bodyOf<{ fileName: string }>(
-      await request.post('/api/media/binary', {
-        headers: bearer(token),
-        multipart: { file: { name: 'studio.jpg', mimeType: 'image/jpeg', buffer: await jpeg(1200, 800, { r: 90, g: 60, b: 150 }) } },
-      }),
-    );
-    const media = await bodyOf<MediaView[]>(await request.post('/api/media', { headers: bearer(token), data: { fileNames: [uploaded.fileName], price: photoPrice, purpose: 'post', mediaType: 'image' } }));
-    mediaIds = media.map((m) => m.mediaId);
-  }
-  return bodyOf<Post>(await request.post('/api/posts', { headers: bearer(token), data: { text, ...(mediaIds.length > 0 ? { mediaIds, price: photoPrice } : {}) } }));
 }
 
 /** Credits from the wallet in settings with the sandbox's test card, as a fan buys them. */
@@ -53,8 +36,13 @@ test('live: a followed creator’s post comes in behind the pill, an unlock in o
   const creator = await creatorContext.newPage();
   const fan = await fanContext.newPage();
 
-  const creatorEmail = await logInDemoCreator(creator, creatorName);
-  const creatorToken = await accessToken(creator.request, creatorEmail);
+  // A creator of the test's own: the posts that come in on the fan's timeline are hers alone.
+  // Her client posts through the API, from another place than the fan's browser.
+  const made = await signUpCreator(creator.request, { name: 'Mia', avatar: true });
+  const creatorName = made.username;
+  await logInCreator(creator, made);
+  const creatorToken = await accessToken(creator.request, made.email);
+  await postThroughApi(creator.request, creatorToken, 'Test roll from last week, more soon');
   const fanEmail = await signUpVerifiedFan(fan, 'livefan');
   const fanToken = await accessToken(fan.request, fanEmail);
   const me = await bodyOf<Account>(await fan.request.get('/api/users/me', { headers: bearer(fanToken) }));

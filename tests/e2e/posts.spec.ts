@@ -1,9 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { agreeToTerms, expectNoSeriousA11yViolations, viewports } from './support';
-import { apiPost, jpeg, logInDemoCreator, signUpVerifiedFan } from './postsSupport';
-
-/** A seeded creator (a seller, so prices stick) that no other journey logs in as. */
-const creatorName = 'nina.vega';
+import { apiPost, jpeg, signUpVerifiedFan } from './postsSupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
 
 /** The card of the post whose caption is `caption`, wherever it is on the page. */
 const cardOf = (page: Page, caption: string) => page.getByRole('article').filter({ hasText: caption });
@@ -39,7 +37,11 @@ test('a creator posts a locked photo, a fan sees it locked, likes and comments, 
   const caption = `Sunrise over the hills ${stamp}`;
   const scheduledCaption = `Tomorrow's surprise ${stamp}`;
 
-  await logInDemoCreator(creator, creatorName);
+  // A creator of the test's own (a seller, so prices stick): her posts, likes and comments are
+  // hers alone, whatever runs beside.
+  const made = await signUpCreator(creator.request, { name: 'Nina', avatar: true });
+  const creatorName = made.username;
+  await logInCreator(creator, made);
   await signUpVerifiedFan(fan, 'postsfan');
 
   // The fan follows the creator, so her posts belong on the fan's private timeline.
@@ -104,7 +106,10 @@ test('a creator posts a locked photo, a fan sees it locked, likes and comments, 
   const tile = fan.getByTestId('profile-posts').getByRole('link', { name: new RegExp(`${caption}.*locked`) });
   await expect(tile).toHaveAttribute('href', `/post/${postId}`);
   await expect(tile.locator('img')).toHaveAttribute('src', /[?&]t=blur\b/);
+  // Back on her timeline, once its lists are in: the page also loads the public timeline, and an
+  // answer of it asked before the like is drawn over the like when it comes after it.
   await fan.goto('/timeline');
+  await fan.waitForLoadState('networkidle');
 
   // The scheduled post is not there for the fan, not even by its address.
   const scheduled = await apiPost(fan.request, scheduledId);

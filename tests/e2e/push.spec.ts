@@ -1,16 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { viewports } from './support';
 import { chromiumArgs, fullChromium } from './browsers';
-import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
+import { signUpVerifiedFan } from './postsSupport';
 import { accessToken } from './moneySupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
 import { decryptPush, startPushReceiver, type PushReceiver } from '../support/push-receiver';
 import type { PushPayload } from '../../lib/contract/push';
 
 // The Push API and notifications are the full browser's: the headless shell has neither.
 test.use({ launchOptions: { executablePath: fullChromium, args: chromiumArgs } });
-
-/** The creator who writes to the fan. */
-const creatorName = 'lucy.rivers';
 
 let receiver: PushReceiver;
 test.beforeAll(async () => {
@@ -47,7 +45,11 @@ test('a fan turns notifications on; a creator’s message reaches the fan’s se
   const creator = await creatorContext.newPage();
 
   const fanEmail = await signUpVerifiedFan(fan, 'pushfan');
-  await logInDemoCreator(creator, creatorName);
+  // The creator who writes to the fan, one of the test's own (her chats are hers alone), with a
+  // message price as a seeded creator has.
+  const own = await signUpCreator(creator.request, { name: 'Pia', messagePrice: 13 });
+  const creatorName = own.username;
+  await logInCreator(creator, own);
   await fan.goto('/notifications');
 
   // The opt-in, at the top of Notifications: the browser allows notifications (granted to this

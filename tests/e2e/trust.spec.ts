@@ -5,28 +5,30 @@ import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 import { apiProfile, clickClosingItsWindow, expectNoSeriousA11yViolations } from './support';
 import { signUpVerifiedFan } from './postsSupport';
+import { postThroughApi, signUpCreator } from './creatorSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';
 
 /**
  * A creator's fan club on a site nobody listed for widgets: served by the test itself on the
  * other loopback name and a port of its own, so it is another origin and another site than
- * the platform, with no relation to it but the script tag.
+ * the platform, with no relation to it but the script tag. The creator is named in the query
+ * (`/?creator=`): the test tips one of its own, whose earnings nothing else touches.
  */
-function fanClubPage(platform: string): string {
+function fanClubPage(platform: string, creator: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
-    <title>Lucy's fan club</title>
+    <title>A fan club</title>
     <script src="${platform}/embed/fanstage.js" async></script>
   </head>
   <body>
     <main>
-      <h1>Lucy's fan club</h1>
-      <fanstage-profile-card user="lucy.rivers"></fanstage-profile-card>
-      <fanstage-tip-button creator="lucy.rivers"></fanstage-tip-button>
+      <h1>A fan club</h1>
+      <fanstage-profile-card user="${creator}"></fanstage-profile-card>
+      <fanstage-tip-button creator="${creator}"></fanstage-tip-button>
       <fanstage-wallet></fanstage-wallet>
-      <fanstage-feed creator="lucy.rivers"></fanstage-feed>
+      <fanstage-feed creator="${creator}"></fanstage-feed>
     </main>
   </body>
 </html>`;
@@ -55,12 +57,13 @@ let site: Server;
 let stranger: string;
 
 test.beforeAll(async ({ baseURL }) => {
-  const html = fanClubPage(baseURL!);
   const tip = tipPage(baseURL!);
   site = createServer((request, response) => {
     // The page itself is revalidated on every visit, as a site's HTML usually is.
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-    response.end(request.url === '/tip' ? tip : html);
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const creator = /^[\w.]+$/.exec(url.searchParams.get('creator') ?? '')?.[0] ?? 'lucy.rivers';
+    response.end(url.pathname === '/tip' ? tip : fanClubPage(baseURL!, creator));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   stranger = `http://localhost:${(site.address() as AddressInfo).port}`;
@@ -95,7 +98,10 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   const home = await context.newPage();
   const email = await signUpVerifiedFan(home, 'trustfan');
   const fanToken = await accessToken(home.request, email);
-  const lucy = await apiProfile(home.request, 'lucy.rivers');
+  // The creator of the fan club, one of the test's own, with a post for her feed.
+  const own = await signUpCreator(home.request, { name: 'Tess', avatar: true });
+  await postThroughApi(home.request, own.token, 'Behind the scenes of the new series', 0);
+  const her = await apiProfile(home.request, own.username);
 
   // The fan buys credits on the platform with the sandbox's test card, as in the wallet, and keeps the card.
   const packages = (await creditPackages(home.request, fanToken)).sort((a, b) => a.cValue - b.cValue);
@@ -117,15 +123,15 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
     if (!request.url().startsWith(platform)) return;
     void request.allHeaders().then((headers) => sent.push({ url: request.url(), authorization: headers.authorization ?? '', cookie: headers.cookie ?? '' }));
   });
-  await page.goto(`${stranger}/`);
+  await page.goto(`${stranger}/?creator=${own.username}`);
 
   // 1. Public widgets show the platform's real data to a visitor on any page.
   const card = page.locator('fanstage-profile-card');
-  await expect(card.getByRole('heading', { name: lucy.displayName })).toBeVisible();
+  await expect(card.getByRole('heading', { name: her.displayName })).toBeVisible();
   const feed = page.locator('fanstage-feed');
   await expect(feed.getByRole('article').first()).toBeVisible();
   const tipButton = page.locator('fanstage-tip-button');
-  const tip = tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` });
+  const tip = tipButton.getByRole('button', { name: `Send a tip to ${her.displayName}` });
   await expect(tip).toBeVisible();
   // The page cannot read the platform's session: its cookie is neither sent nor answered.
   const refresh = await page.evaluate(async (url) => {
@@ -154,9 +160,9 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   const gifts = await giftCatalogue(home.request);
   const giftOf = (name: string) => gifts.find((g) => g.name === name)!;
   const rose = giftOf('Rose');
-  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${lucy.displayName} a tip` });
+  const tipDialog = tipButton.getByRole('dialog', { name: `Send ${her.displayName} a tip` });
   const chooseAndSend = async (gift: { name: string; gValue: number }) => {
-    if (!(await tipDialog.isVisible())) await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
+    if (!(await tipDialog.isVisible())) await tipButton.getByRole('button', { name: `Send a tip to ${her.displayName}` }).click();
     await tipDialog.getByRole('radio', { name: new RegExp(`^${gift.name}`) }).click();
     await tipDialog.getByRole('button', { name: `Send ${gift.name} for ${formatMoney(gift.gValue)}` }).click();
   };
@@ -166,7 +172,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   const confirm = await asking;
   await expect(confirm.getByRole('heading', { name: 'Confirm a payment' })).toBeVisible();
   await expect(confirm.getByText(`${stranger} asks you to pay on Fanstage.`)).toBeVisible();
-  await expect(confirm.getByText(lucy.displayName, { exact: true })).toBeVisible();
+  await expect(confirm.getByText(her.displayName, { exact: true })).toBeVisible();
   await expect(confirm.getByText(`A tip: ${rose.name}`)).toBeVisible();
   await expect(confirm.getByText(`${formatMoney(pkg.cValue)} → ${formatMoney(pkg.cValue - rose.gValue)}`)).toBeVisible();
   await expectNoSeriousA11yViolations(confirm);
@@ -261,7 +267,7 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   expect(after.status).toBe(401);
   await page.reload();
   const again = page.waitForEvent('popup');
-  await tipButton.getByRole('button', { name: `Send a tip to ${lucy.displayName}` }).click();
+  await tipButton.getByRole('button', { name: `Send a tip to ${her.displayName}` }).click();
   const asked = await again;
   await expect(asked.getByRole('heading', { name: `Allow ${stranger} to use your Fanstage account?` })).toBeVisible();
   await clickClosingItsWindow(asked, asked.getByRole('button', { name: 'Cancel' }));
