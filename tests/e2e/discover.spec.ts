@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Response } from '@playwright/test';
 import type { PostList, PublicProfile } from '../../lib/contract';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
 import { signUpVerifiedFan } from './postsSupport';
@@ -9,6 +9,24 @@ async function apiList<T>(request: APIRequestContext, path: string): Promise<T[]
   const response = await request.get(path);
   expect(response.ok()).toBe(true);
   const envelope = (await response.json()) as { statusCode: number; body: T[] };
+  expect(envelope.statusCode).toBe(2);
+  return envelope.body;
+}
+
+/**
+ * The page's next answer from `path` with exactly the query `query`: what the screen was given
+ * to show. Other journeys of a run make creators (and one shows the verified badge) while this
+ * one runs, so a list read by the test a moment before may already be another.
+ */
+function nextAnswer(page: Page, path: string, query: Record<string, string>): Promise<Response> {
+  return page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname === path && JSON.stringify(Object.fromEntries([...url.searchParams].sort())) === JSON.stringify(Object.fromEntries(Object.entries(query).sort()));
+  });
+}
+
+async function profilesOf(answer: Promise<Response>): Promise<PublicProfile[]> {
+  const envelope = (await (await answer).json()) as { statusCode: number; body: PublicProfile[] };
   expect(envelope.statusCode).toBe(2);
   return envelope.body;
 }
@@ -30,22 +48,27 @@ test.describe('discover and search', () => {
       await expect(sections.getByRole('link', { name: 'Active users' })).toHaveAttribute('aria-current', 'page');
       await expect(page.getByTestId('discover-users').getByRole('article').first()).toBeVisible();
 
+      const verifiedAnswer = nextAnswer(page, '/papi/discover/search', { tab: 'hasBadge', limit: '30' });
       await sections.getByRole('link', { name: 'Verified' }).click();
       await expect(page).toHaveURL('/discover?tab=hasBadge');
+      const shown = await profilesOf(verifiedAnswer);
+      expect(shown.map((p) => p.username)).toContain('lucy.rivers');
       const list = page.getByTestId('discover-users');
-      await expect(list.getByRole('article')).toHaveCount(verified.length);
+      await expect(list.getByRole('article')).toHaveCount(shown.length);
       await expect(list.getByRole('article', { name: lucy.displayName })).toBeVisible();
       await expectNoSeriousA11yViolations(page);
     }
 
     // "Show all" opens the section on its own page (/discover/{info}).
+    const allAnswer = nextAnswer(page, '/papi/discover/search', { tab: 'hasBadge', limit: '30' });
     await page.getByRole('link', { name: 'Show all: Verified' }).click();
     await expect(page).toHaveURL('/discover/hasBadge');
     await expect(page.getByRole('heading', { level: 1, name: 'Verified' })).toBeVisible();
-    await expect(page.getByTestId('discover-users').getByRole('article')).toHaveCount(verified.length);
+    const all = await profilesOf(allAnswer);
+    expect(all.map((p) => p.username)).toContain('lucy.rivers');
+    await expect(page.getByTestId('discover-users').getByRole('article')).toHaveCount(all.length);
 
     // Men among the verified creators: a filter the person set, and only that, is sent.
-    const men = await apiList<PublicProfile>(request, '/papi/discover/search?tab=hasBadge&gender=2&limit=30');
     await page.getByRole('button', { name: 'Filters' }).click();
     const form = page.getByRole('form', { name: 'Filter creators' });
     await form.getByLabel('Show').selectOption({ label: 'Men' });
@@ -53,6 +76,8 @@ test.describe('discover and search', () => {
     await form.getByRole('button', { name: 'Apply' }).click();
     const sent = new URL((await searched).url());
     expect(Object.fromEntries(sent.searchParams)).toEqual({ tab: 'hasBadge', gender: '2', limit: '30' });
+    const men = await profilesOf((await searched).response().then((response) => response!));
+    expect(men.every((p) => p.hasBadge)).toBe(true);
     await expect(page.getByTestId('discover-users').getByRole('article')).toHaveCount(men.length);
   });
 
