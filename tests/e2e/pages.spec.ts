@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { Post, PublicProfile, Settings } from '../../lib/contract';
 import { DiscoverTabs } from '../../lib/contract/constants';
 import { agreeToTerms, apiCreators, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
@@ -112,6 +112,30 @@ async function openScreen(page: Page, path: string) {
   await page.waitForLoadState('networkidle');
 }
 
+/** Tabs of the walk: each settles (networkidle, half a second of quiet) while the others load. */
+const walkTabs = 3;
+
+/**
+ * Walks `routes` in `walkTabs` tabs of `page`'s context at once, `page` one of them: each tab
+ * takes the next route when it is done with its own, and `check` looks at each route in the tab
+ * that opened it, exactly as one tab walking them all would. The tabs share the context's
+ * cookies: the visitor's agreement, or the creator's session.
+ */
+async function walkInTabs<T>(page: Page, routes: readonly T[], check: (tab: Page, route: T) => Promise<void>): Promise<void> {
+  const context: BrowserContext = page.context();
+  const others = await Promise.all(Array.from({ length: walkTabs - 1 }, () => context.newPage()));
+  const queue = [...routes];
+  try {
+    await Promise.all(
+      [page, ...others].map(async (tab) => {
+        for (let route = queue.shift(); route !== undefined; route = queue.shift()) await check(tab, route);
+      }),
+    );
+  } finally {
+    await Promise.all(others.map((tab) => tab.close()));
+  }
+}
+
 test.describe('the information pages and the routes of SPEC §2', () => {
   test('every route of SPEC §2 renders its screen, none of them the not-found screen', async ({ page, browser }) => {
     test.setTimeout(300_000);
@@ -120,25 +144,25 @@ test.describe('the information pages and the routes of SPEC §2', () => {
     const notFound = page.getByTestId('not-found');
 
     // Visitors on the public routes.
-    for (const { route } of specRoutes.filter((r) => !r.login)) {
+    await walkInTabs(page, specRoutes.filter((r) => !r.login), async (tab, { route }) => {
       const path = fill(route, ids);
-      await openScreen(page, path);
-      await expect(notFound, `${route} → ${path}`).toHaveCount(0);
-      await expect(page.getByText('Error loading APP! Try again later.'), path).toHaveCount(0);
-    }
+      await openScreen(tab, path);
+      await expect(tab.getByTestId('not-found'), `${route} → ${path}`).toHaveCount(0);
+      await expect(tab.getByText('Error loading APP! Try again later.'), path).toHaveCount(0);
+    });
     // /404 is the not-found screen itself.
     await openScreen(page, '/404');
     await expect(notFound).toBeVisible();
 
     // Signed in as a demo creator: the login routes stay where they are and show their screen.
     await logInDemoCreator(page, 'lucy.rivers');
-    for (const { route } of specRoutes.filter((r) => r.login)) {
+    await walkInTabs(page, specRoutes.filter((r) => r.login), async (tab, { route }) => {
       const path = fill(route, ids);
-      await openScreen(page, path);
-      await expect(notFound, `${route} → ${path}`).toHaveCount(0);
-      await expect(page.getByText('Error loading APP! Try again later.'), path).toHaveCount(0);
-      expect(new URL(page.url()).pathname, `${route} kept its address`).not.toBe('/');
-    }
+      await openScreen(tab, path);
+      await expect(tab.getByTestId('not-found'), `${route} → ${path}`).toHaveCount(0);
+      await expect(tab.getByText('Error loading APP! Try again later.'), path).toHaveCount(0);
+      expect(new URL(tab.url()).pathname, `${route} kept its address`).not.toBe('/');
+    });
     // A signed-in person on / is on the Timeline (SPEC §2).
     await openScreen(page, '/');
     await expect(page).toHaveURL(/\/timeline$/);
