@@ -266,8 +266,12 @@ test.describe('layout at 375, 870 and 1280 px', () => {
     for (const viewport of widths) {
       const page = await browser.newPage({ viewport });
       await agreeToTerms(page);
+      // The creators are held back until the placeholders were looked at and the posts are in
+      // (however long the page takes to draw on a busy machine), then let go.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/papi\/who-to-follow/, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await held;
         await route.continue();
       });
       await watchLayoutShifts(page);
@@ -285,8 +289,9 @@ test.describe('layout at 375, 870 and 1280 px', () => {
         }),
       );
       expect(outside, `placeholder lines outside their card at ${viewport.width} px`).toEqual([]);
-      await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
       await expect(page.getByRole('feed').getByRole('article').first()).toBeVisible();
+      release();
+      await expect(page.getByTestId('creator-grid').getByRole('article').first()).toBeVisible();
       await page.waitForTimeout(1000);
       await expectStill(page, `/ at ${viewport.width} px`);
       await page.close();
