@@ -18,8 +18,11 @@ export default defineConfig({
   // before any worker starts.
   globalSetup: './tests/e2e/globalSetup.ts',
   fullyParallel: false,
-  // Two cores: one browser and the server share them.
-  workers: 1,
+  // Two workers, two spec files at a time against the one server: its journeys wait on the
+  // server, the sockets and the browsers' idle time as much as on the two cores. Journeys that
+  // count money, followers, notifications or posts do it on accounts of their own
+  // (creatorSupport.ts), so two files side by side never meet.
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   // npm test also keeps a JSON report, for the timing report (scripts/test-report.mjs).
