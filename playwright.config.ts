@@ -18,10 +18,11 @@ export default defineConfig({
   // before any worker starts.
   globalSetup: './tests/e2e/globalSetup.ts',
   fullyParallel: false,
-  // Two workers, two spec files at a time against the one server: its journeys wait on the
-  // server, the sockets and the browsers' idle time as much as on the two cores. Journeys that
-  // count money, followers, notifications or posts do it on accounts of their own
-  // (creatorSupport.ts), so two files side by side never meet.
+  // Two workers, two spec files at a time against the one server: a journey waits on the
+  // server, its sockets, a call's minutes and the pages' quiet as much as on the two cores.
+  // Measured on a 2-core machine shared with other test runs: 10.5 min on one worker, 6.6 to
+  // 9.7 min on two. Journeys that count money, followers, notifications or posts do it on
+  // creators of their own (creatorSupport.ts), so two files side by side never meet.
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
