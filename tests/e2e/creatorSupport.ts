@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { MediaView, Offer, Post } from '../../lib/contract';
 import { agreeToTerms } from './support';
-import { jpeg, logIn, testPassword } from './postsSupport';
+import { jpeg, logIn, mailedPath, testPassword } from './postsSupport';
 
 /**
  * Creators of a journey's own. The seeded creators are shared by every journey of a run, and
@@ -80,18 +80,7 @@ export async function signUpCreator(request: APIRequestContext, options: Creator
   const displayName = `${name} ${suffix}`;
 
   await bodyOf(await request.post('/papi/signup', { data: { email, password: testPassword } }));
-  let hash: string | undefined;
-  await expect
-    .poll(async () => {
-      const { mails } = (await (await request.get(`/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { mails: { links: string[] }[] };
-      hash = mails
-        .flatMap((mail) => mail.links)
-        .map((href) => new URL(href).pathname)
-        .find((path) => path.startsWith('/action/'))
-        ?.slice('/action/'.length);
-      return hash !== undefined;
-    })
-    .toBe(true);
+  const hash = (await mailedPath(request, email, '/action/')).slice('/action/'.length);
   await bodyOf(await request.post('/papi/action/jwt', { data: { hash } }));
   const token = await tokenOf(request, email, testPassword);
   const headers = bearer(token);
