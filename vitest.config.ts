@@ -35,7 +35,7 @@ const countExpects = 'tests/support/count-expects.ts';
  * The component tests in jsdom. `isolate: false` lets the files of a worker share one window and
  * one module graph (the server they start in-process included): 180 s in place of 310 s.
  */
-function uiProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }): TestProjectInlineConfiguration {
+function uiProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean; testTimeout?: number }): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: {
@@ -83,7 +83,9 @@ export default defineConfig({
         },
       },
       uiProject('ui', { include: ['tests/ui/**/*.test.{ts,tsx}'], exclude: freshWindowFiles, isolate: false }),
-      uiProject('ui-window', { include: freshWindowFiles, isolate: true }),
+      // A fresh window loads the whole element runtime cold inside a test, module transforms
+      // included: seconds on a busy machine, more than the default 5.
+      uiProject('ui-window', { include: freshWindowFiles, isolate: true, testTimeout: 20_000 }),
       {
         test: {
           name: 'package',

@@ -69,9 +69,10 @@ function TourList() {
 
   useEffect(() => {
     const controller = new AbortController();
+    const askedAt = fanstage.posts.stamp();
     fanstage.posts.api.tour(pageSizes.tour, controller.signal).then(
       (posts) => {
-        if (!controller.signal.aborted) setIds(fanstage.posts.remember(posts));
+        if (!controller.signal.aborted) setIds(fanstage.posts.remember(posts, askedAt));
       },
       () => {
         if (!controller.signal.aborted) setFailed(true);

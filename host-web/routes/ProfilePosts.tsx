@@ -39,13 +39,14 @@ export function ProfilePosts({ userId, name }: { userId: number; name: string })
       controller.current = current;
       const last = before[before.length - 1];
       setState({ status: 'loading', posts: before });
+      const askedAt = fanstage.posts.stamp();
       fanstage.client
         .get<Post[]>(`/papi/posts/media/timeline/${userId}`, { limit: GRID_PAGE, ...(last ? { ts: last.ts } : {}) }, { signal: current.signal, withToken: true })
         .then(
           (page) => {
             if (current.signal.aborted) return;
             // The post page opened from a tile then shows at once, from the shared store.
-            fanstage.posts.remember(page);
+            fanstage.posts.remember(page, askedAt);
             const known = new Set(before.map((post) => post.id));
             const fresh = page.filter((post) => !known.has(post.id) && post.media.length > 0);
             // SPEC §4: a short page is the last one.

@@ -58,6 +58,8 @@ function uniqueSuffix(): string {
 export interface CreatorOptions {
   /** Her first name; the display name is this and a suffix of the run, e.g. `Ana k3x9a0`. */
   name?: string;
+  /** A second name between the first and the suffix: a long one tries the layouts a long name meets. */
+  surname?: string;
   /** 2, a woman, as the seeded creators but one are (the timeline's quick post box is theirs); 1 a man. */
   gender?: 1 | 2;
   messagePrice?: number;
@@ -77,7 +79,7 @@ export async function signUpCreator(request: APIRequestContext, options: Creator
   const suffix = uniqueSuffix();
   const name = options.name ?? 'Creator';
   const email = `${name.toLowerCase()}.${suffix}@example.com`;
-  const displayName = `${name} ${suffix}`;
+  const displayName = [name, options.surname, suffix].filter(Boolean).join(' ');
 
   await bodyOf(await request.post('/papi/signup', { data: { email, password: testPassword } }));
   const hash = (await mailedPath(request, email, '/action/')).slice('/action/'.length);

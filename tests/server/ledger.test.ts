@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
 import { eq, sql } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
-import { ledgerHolds, ledgerTransfers, users } from '../../server/src/db/schema';
+import { ledgerAccounts, ledgerHolds, ledgerTransfers, users } from '../../server/src/db/schema';
 import { openDatabase } from '../../server/src/db';
 import { AppError } from '../../server/src/errors';
 import { account, accountId, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, pay, reconcile, release, reserve, settle, transfer } from '../../server/src/ledger';
@@ -311,6 +311,25 @@ describe('reconciliation', () => {
     expect(withEmpty.ok).toBe(false);
     expect(withEmpty.emptyTransfers.map((t) => t.transferId)).toEqual([empty!.id]);
     await db().delete(ledgerTransfers).where(eq(ledgerTransfers.id, empty!.id));
+    await expectLedgerBalanced(app);
+  });
+
+  it('names a platform account that lost a cent, and says the ledger does not reconcile', async () => {
+    const fan = await user();
+    await fundWallet(app, fan, 10);
+    // The promotions account: the platform's side of every credit it gives, owned by no user.
+    const [row] = await db().select({ id: ledgerAccounts.id, balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.kind, 'promotions')).limit(1);
+    const { id } = row!;
+    const stored = Number(row!.balance);
+    await db().execute(sql`update ledger_accounts set balance = balance - 1 where id = ${id}`);
+    const report = await reconcile(db());
+    expect(report.ok).toBe(false);
+    expect(report.balanceMismatches).toEqual([{ accountId: id, kind: 'promotions', userId: null, stored: stored - 1, fromEntries: stored }]);
+    const text = describeReport(report);
+    expect(text).toContain(`account ${id}, the promotions account: stored ${stored - 1}, entries sum to ${stored} (-1)`);
+    expect(text).toContain('Sum of all balances: -1 cents (DIFFERENCE)');
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^The ledger does NOT reconcile/);
+    await db().execute(sql`update ledger_accounts set balance = balance + 1 where id = ${id}`);
     await expectLedgerBalanced(app);
   });
 

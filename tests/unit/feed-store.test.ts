@@ -162,6 +162,29 @@ describe('likes against the real server', { timeout: 30_000 }, () => {
     expect(fanstage.posts.pendingLikes.value.has(liked)).toBe(false);
   });
 
+  it('are not undone by a list asked before the like and answered after it', async () => {
+    const { ids } = await postsOf(await creator(), 1);
+    const id = ids[0]!;
+    const { fanstage } = await signedIn();
+    await fanstage.feeds.feed('public').loadMore();
+    // A list asked now (a slow public timeline beside the private one)…
+    const askedAt = fanstage.posts.stamp();
+    const before = await fanstage.posts.api.post(id, true);
+    expect(before).toMatchObject({ likedByMe: false, totalLikesCount: 0 });
+    // …answers while the like is on its way, and again after it was stored.
+    const liking = fanstage.posts.toggleLike(id);
+    fanstage.posts.remember([before], askedAt);
+    expect(fanstage.posts.get(id).post.value).toMatchObject({ likedByMe: true, totalLikesCount: 1 });
+    await liking;
+    fanstage.posts.remember([before], askedAt);
+    expect(fanstage.posts.get(id).post.value).toMatchObject({ likedByMe: true, totalLikesCount: 1 });
+    // A list asked after the like is newer than the page: its figures are taken.
+    await (await signedIn()).fanstage.posts.api.like(id);
+    const askedAfter = fanstage.posts.stamp();
+    fanstage.posts.remember([await fanstage.posts.api.post(id, true)], askedAfter);
+    expect(fanstage.posts.get(id).post.value).toMatchObject({ likedByMe: true, totalLikesCount: 2 });
+  });
+
   it('are rolled back when the server refuses', async () => {
     const { ids } = await postsOf(await creator(), 1);
     // Liking needs a verified e-mail (the server's rule).

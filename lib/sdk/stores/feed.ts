@@ -154,6 +154,7 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
       if (current === 'loading' || current === 'ended') return state.pending ?? undefined;
       const serial = state.serial;
       const ts = lastTs();
+      const askedAt = posts.stamp();
       state.status.value = 'loading';
       state.error.value = null;
       const pending = fetchPage(type, param, options, { limit, ...(ts !== undefined ? { ts } : {}) }).then(
@@ -161,7 +162,7 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
           if (serial !== state.serial) return;
           const known = new Set(state.ids.peek());
           // Posts with the same ts may straddle two pages; one copy is enough.
-          const fresh = posts.remember(page).filter((id) => !known.has(id));
+          const fresh = posts.remember(page, askedAt).filter((id) => !known.has(id));
           batch(() => {
             state.ids.value = [...state.ids.peek(), ...fresh];
             state.status.value = page.length < limit ? 'ended' : 'ready';

@@ -22,6 +22,8 @@ interface MutableEntry {
   error: Signal<SdkError | null>;
   view: ReadonlySignal<Post | null>;
   pending: Promise<void> | null;
+  /** The store's clock at this viewer's last like or unlike of the post (0: never). */
+  likedAt: number;
 }
 
 /** What a viewer saw of a post, for the seen statistics (SPEC §7 `/papi/ga/`). */
@@ -41,6 +43,9 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
   // logs in halfway has still seen the posts they saw.
   const seen = new Set<number>();
   const createdListeners = new Set<(post: Post) => void>();
+  // Counts this viewer's likes and unlikes. A list asked before one of them and answered after
+  // it knows the post as it was: its like and count do not replace the newer ones.
+  let clock = 0;
 
   function entryFor(id: number): MutableEntry {
     let entry = entries.get(id);
@@ -55,19 +60,31 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
         const followed = profiles.get(post.user.id).profile.value?.isFollowed;
         return followed === undefined || followed === post.user.isFollowed ? post : { ...post, user: { ...post.user, isFollowed: followed } };
       });
-      entry = { raw, status: signal<LoadStatus>('idle'), error: signal<SdkError | null>(null), view, pending: null };
+      entry = { raw, status: signal<LoadStatus>('idle'), error: signal<SdkError | null>(null), view, pending: null, likedAt: 0 };
       entries.set(id, entry);
     }
     return entry;
   }
 
-  /** Files the posts of a page (replacing older copies) and returns their ids in order. */
-  function remember(list: readonly Post[]): number[] {
+  /** The store's clock, to hand to `remember` with the answer of a request asked now. */
+  function stamp(): number {
+    return clock;
+  }
+
+  /**
+   * Files the posts of a page (replacing older copies) and returns their ids in order.
+   * `askedAt` is the `stamp()` taken when the page was asked: a like or unlike made since, or
+   * still on its way, keeps its state over the page's.
+   */
+  function remember(list: readonly Post[], askedAt: number = clock): number[] {
     const loggedIn = session.isLoggedIn.peek();
+    const liking = pendingLikes.peek();
     batch(() => {
       for (const post of list) {
         const entry = entryFor(post.id);
-        entry.raw.value = post;
+        const current = entry.raw.peek();
+        const newerLike = current !== null && (entry.likedAt > askedAt || liking.has(post.id));
+        entry.raw.value = newerLike ? { ...post, likedByMe: current.likedByMe, totalLikesCount: current.totalLikesCount } : post;
         entry.status.value = 'ready';
         entry.error.value = null;
         // A visitor's "not followed" is no relation at all: leave it out, so the follow button
@@ -98,11 +115,12 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     if (entry.pending) return entry.pending;
     entry.status.value = 'loading';
     entry.error.value = null;
+    const askedAt = clock;
     const pending = api
       .post(id, session.isLoggedIn.peek())
       .then(
         (post) => {
-          remember([post]);
+          remember([post], askedAt);
         },
         (error: unknown) => {
           entry.error.value = asSdkError(error);
@@ -155,6 +173,8 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     const current = peek(id);
     if (!current) return;
     const liking = !current.likedByMe;
+    const entry = entryFor(id);
+    entry.likedAt = ++clock;
     const before = patch(id, (p) => ({ ...p, likedByMe: liking, totalLikesCount: Math.max(0, p.totalLikesCount + (liking ? 1 : -1)) }));
     setPending(pendingLikes, id, true);
     try {
@@ -164,6 +184,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
       if (before) patch(id, (p) => ({ ...p, likedByMe: before.likedByMe, totalLikesCount: before.totalLikesCount }));
       throw error;
     } finally {
+      entry.likedAt = ++clock;
       setPending(pendingLikes, id, false);
     }
   }
@@ -254,6 +275,7 @@ export function createPostStore(client: FanstageClient, profiles: ProfileStore, 
     peek,
     load,
     reloadBy,
+    stamp,
     remember,
     toggleLike,
     remove,

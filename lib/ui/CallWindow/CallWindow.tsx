@@ -102,7 +102,7 @@ export function CallWindowView(props: CallWindowState & { headingLevel?: 1 | 2 |
 
       <div className={styles.bar}>
         <div className={styles.who}>
-          <Heading id={titleId} className={styles.title}>
+          <Heading id={titleId} className={styles.title} title={props.statusText}>
             {props.statusText}
           </Heading>
           {props.phase === 'live' || props.phase === 'connecting' ? (
