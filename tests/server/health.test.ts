@@ -99,3 +99,15 @@ describe('an embedded database that cannot be opened', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 });
+
+describe('a PostgreSQL server that cannot be reached at start', () => {
+  // Nothing listens on 127.0.0.2 here (the machine's PostgreSQL binds 127.0.0.1): refused at once.
+  it('says where it looked, without the password, and what to do', async () => {
+    const opened = openDatabase({ databaseUrl: 'postgres://fanstage:s3cret-word@127.0.0.2/fanstage', dataDir: tmpdir() });
+    await expect(opened).rejects.toBeInstanceOf(DatabaseStartError);
+    const error = (await opened.catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^PostgreSQL at 127\.0\.0\.2:5432\/fanstage cannot be reached \(.+\)\. Start it, or point DATABASE_URL at a server that runs/);
+    expect(error.message).not.toContain('s3cret-word');
+    expect(isDatabaseUnavailable(error.cause)).toBe(true);
+  });
+});
