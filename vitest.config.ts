@@ -70,6 +70,9 @@ export default defineConfig({
     // Vitest's default leaves one of two cores to itself; its main process does little here, and
     // the server files wait on their databases and sockets as much as they compute.
     maxWorkers: 2,
+    // The transformed modules are kept in node_modules/.experimental-vitest-cache, so the
+    // runs of one `npm test` (and the second Node.js of CI) transform each file once.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,

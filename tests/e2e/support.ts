@@ -50,6 +50,16 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Evaluated rather than added as a <script>: the pages' Content Security Policy refuses
   // inline scripts, and evaluate runs outside it (as a browser extension's checker would).
   await page.evaluate(readFileSync(axePath, 'utf8'));
+  // What is still fading in (a dialog's opening) is measured once it has: axe reads the colours
+  // of a moment, and mid-fade they are paler than anything the reader is left with.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

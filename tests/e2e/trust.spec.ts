@@ -378,6 +378,9 @@ test('a click on the tip button before its dialog has loaded is not lost: the si
   // One click: the visitor is asked to sign in through the platform's popup.
   const popup = await popupOpened;
   expect(new URL(popup.url()).pathname).toBe('/embed/login');
+  // Closed once it shows its form: Chromium can lose the close of a window still committing its
+  // first page, and the test would hang on it.
+  await expect(popup.getByRole('heading', { name: 'Sign in with Fanstage' })).toBeVisible();
   await popup.close();
   // The React button took the light one's place, focused.
   await expect(tipButton.locator('[data-fs-lite]')).toHaveCount(0);

@@ -109,7 +109,12 @@ class FanSocket {
         const msgId = (message.data as { msgId?: unknown } | undefined)?.msgId;
         // noCredit is the chat's noMoney; notAcceptedPrice or emailNotVerified would be bugs of the plan.
         if (typeof msgId === 'string') this.settle(msgId, { state: 'refused', status: 0, key: message.event === 'noCredit' ? 'noMoney' : message.event });
-      } else if (message.type === 'error' && message.msgId !== undefined) this.settle(message.msgId, { state: 'refused', status: 0, key: message.statusText });
+      } else if (message.type === 'error' && message.msgId !== undefined) {
+        // service-unavailable is the socket's 503 (the database could not be had in time, as under
+        // a restart's load): the draft is not delivered and the client sends it again.
+        const outcome: Outcome = message.statusText === 'service-unavailable' ? { state: 'unanswered', reason: 'service-unavailable' } : { state: 'refused', status: 0, key: message.statusText };
+        this.settle(message.msgId, outcome);
+      }
     });
     socket.on('close', () => {
       this.open = false;

@@ -176,9 +176,11 @@ describe('the heartbeat', () => {
 });
 
 describe('a client that stops reading', () => {
-  it('is cut off with 1013 instead of being buffered for without bound', async () => {
+  it('is cut off with 1013 instead of being buffered for without bound, and keeps that code however long it takes to read up to it', async () => {
     const fan = await createAccount(app);
     const client = await connected(fan);
+    // Another client of the fan's, answering pings: it shows when the heartbeat has gone round.
+    const witness = await connected(fan);
     // The client's end stops reading: the server's writes pile up in its send buffer.
     const tcp = (client.socket as unknown as { _socket: Socket })._socket;
     tcp.pause();
@@ -187,8 +189,14 @@ describe('a client that stops reading', () => {
       app.fanstage.realtime.publish(fan.id, { type: 'eventMessage', event: 'typing', userId: 1, data });
       if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
     }
+    // The cut-off client, its close frame behind the data it has not read, misses three beats
+    // before it reads again: the heartbeat leaves a closing socket to its close handshake.
+    const pingsSoFar = witness.received.filter((m) => m.type === 'ping').length;
+    await witness.next((m) => m.type === 'ping' && witness.received.filter((n) => n.type === 'ping').indexOf(m) >= pingsSoFar + 2);
     tcp.resume();
     expect((await client.closed).code).toBe(1013);
+    expect(witness.socket.readyState).toBe(WebSocket.OPEN);
+    witness.close();
   });
 });
 

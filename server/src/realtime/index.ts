@@ -431,6 +431,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     const ts = Date.now();
     for (const connections of byUser.values()) {
       for (const connection of connections) {
+        // A socket already closing (a slow consumer cut off with 1013) keeps its close frame
+        // behind the data it has yet to read; ws ends it after its close timeout.
+        if (connection.socket.readyState !== WebSocket.OPEN) continue;
         if (connection.missed >= 2) {
           connection.socket.terminate();
           forget(connection);
