@@ -158,7 +158,9 @@ export function useChatComposer({ userId, onSent }: UseChatComposerOptions): Cha
       send();
     },
     send,
-    canSend: disabledText === null && text.trim() !== '',
+    // Until the conversation (and so its price) is loaded the store refuses a message: the
+    // button waits with it rather than take a click and answer "one moment".
+    canSend: disabledText === null && text.trim() !== '' && (thread.loaded.value || thread.conversation.value !== null),
     disabledText,
     alert,
     uploading,
