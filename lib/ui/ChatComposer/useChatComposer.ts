@@ -158,9 +158,8 @@ export function useChatComposer({ userId, onSent }: UseChatComposerOptions): Cha
       send();
     },
     send,
-    // Until the conversation (and so its price) is loaded the store refuses a message: the
-    // button waits with it rather than take a click and answer "one moment".
-    canSend: disabledText === null && text.trim() !== '' && (thread.loaded.value || thread.conversation.value !== null),
+    // The button waits for the price as the store does, rather than take a click and answer "one moment".
+    canSend: disabledText === null && text.trim() !== '' && thread.priceKnown.value,
     disabledText,
     alert,
     uploading,

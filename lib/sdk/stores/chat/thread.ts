@@ -54,6 +54,9 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
   const status = signal<PagedStatus>('idle');
   const error = signal<SdkError | null>(null);
   const loaded = signal(false);
+  // Until the conversation is loaded its price is unknown, and a message goes only at the
+  // price the person was shown: sent now, it would go at 0 and come back not delivered.
+  const priceKnown = computed(() => conversation.value !== null || loaded.value);
   const partnerActivity = computed(() => activity.value.get(userId) ?? null);
   const ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The spend requests the fan confirmed for drafts of this thread, sent with their next dispatch. */
@@ -253,9 +256,7 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
     if (recipient) return { ok: false, problem: recipient };
     const problem = chatDraftProblem(input);
     if (problem) return { ok: false, problem };
-    // Until the conversation is loaded its price is unknown, and a message goes only at the
-    // price the person was shown: sent now, it would go at 0 and come back not delivered.
-    if (conversation.peek() === null && !loaded.peek()) return { ok: false, problem: 'loading' };
+    if (!priceKnown.peek()) return { ok: false, problem: 'loading' };
     restore();
     const msgId = newIdempotencyKey();
     const draft: Draft = {
@@ -382,6 +383,7 @@ export function createThread(deps: ThreadDeps, userId: number): ThreadInternals 
     status,
     error,
     loaded,
+    priceKnown,
     partnerActivity,
     get visible() {
       return visible;

@@ -119,6 +119,8 @@ export interface ChatThread {
   readonly error: ReadonlySignal<SdkError | null>;
   /** Whether the first page has arrived. */
   readonly loaded: ReadonlySignal<boolean>;
+  /** Whether the conversation's price is known, so `send` can take a message ('loading' until then). */
+  readonly priceKnown: ReadonlySignal<boolean>;
   readonly partnerActivity: ReadonlySignal<ChatActivity | null>;
   load(): Promise<void>;
   reload(): Promise<void>;
