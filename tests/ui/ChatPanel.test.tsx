@@ -156,6 +156,47 @@ describe('ChatPanel against the real server', { timeout: 30_000 }, () => {
     expect(await violationsIn(container)).toEqual([]);
   });
 
+  it('keeps Send disabled while the conversation and its price are still on the way, then sends the first click', async () => {
+    const lucy = await creator(16);
+    const account = await createAccount(server.app);
+    await fundWallet(server.app, account.id, 500);
+    // The history (which carries the conversation's price) is held until the test lets it go.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fanstage = createFanstage({
+      baseUrl: server.baseUrl,
+      socket: { WebSocketImpl: NodeWebSocket as unknown as WebSocketConstructor, reconnectMs: 100 },
+      fetch: async (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if (url.pathname === `/api/chat/conversations/${lucy.account.id}`) await held;
+        return fetch(input, init);
+      },
+    });
+    opened.push(fanstage);
+    fanstage.session.adopt({ accessToken: account.accessToken });
+    await fanstage.session.loadAccount();
+    await online({ account, fanstage });
+    const user = userEvent.setup();
+    renderWith(
+      fanstage,
+      <ChatConversation userId={lucy.account.id}>
+        <ChatComposer userId={lucy.account.id} />
+      </ChatConversation>,
+    );
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'First words');
+    const send = screen.getByRole('button', { name: 'Send' });
+    expect(send).toBeDisabled();
+    await user.keyboard('{Enter}');
+    expect(fanstage.chat.thread(lucy.account.id).items.value).toEqual([]);
+
+    release();
+    await waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
+    const row = (await screen.findByText('First words')).closest('li') as HTMLElement;
+    await waitFor(() => expect(within(row).getByRole('img', { name: 'Sent' })).toBeInTheDocument());
+    await waitFor(async () => expect(await walletOf(server.app, account.id)).toBe(500 - fanPriceCents(16, salt)));
+  });
+
   it('offers the new price of a raised chat price and sends at it', async () => {
     const lucy = await creator(16);
     const fan = await person({}, 1000);
