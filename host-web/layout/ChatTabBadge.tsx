@@ -21,7 +21,7 @@ export function ChatTabBadge({ children }: { children: ReactNode }) {
           <span className={styles.badge} aria-hidden="true" data-testid="chat-badge">
             {count > 99 ? '99+' : count}
           </span>
-          <span className="visually-hidden">{t('siteChat.badge', { count })}</span>
+          <span className="visually-hidden">{count > 99 ? t('siteChat.badgeMore') : t('siteChat.badge', { count })}</span>
         </>
       ) : null}
     </span>

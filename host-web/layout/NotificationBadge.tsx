@@ -40,7 +40,7 @@ export function NotificationBadge({ children }: { children: ReactNode }) {
           <span className={styles.badge} aria-hidden="true" data-testid="notifications-badge">
             {count > 99 ? '99+' : count}
           </span>
-          <span className="visually-hidden">{t('notifications.badge', { count })}</span>
+          <span className="visually-hidden">{count > 99 ? t('notifications.badgeMore') : t('notifications.badge', { count })}</span>
         </>
       ) : null}
     </span>

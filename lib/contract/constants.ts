@@ -142,6 +142,13 @@ export const SuspectedState = { none: 0, suspected: 1 } as const;
 export const ChatFailures = ['not_delivered', 'no_credit', 'waiting_for_email', 'not_delivered-general'] as const;
 export type ChatFailure = (typeof ChatFailures)[number];
 
+/**
+ * Unread counts (the badges, a conversation's unread messages) are exact up to 99 and stop at
+ * this number, which the screens show as "99+" (SPEC §9): the server counts no further than
+ * a badge can show, so a creator with half a million unread costs what one with a hundred does.
+ */
+export const UNREAD_COUNT_CAP = 100;
+
 /** SPEC §9: time-gap markers after 15 min, suspected marks for 24 h, 8 conversations in the aside, pages of 30. */
 export const ChatLimits = {
   timeGapMs: 15 * 60_000,

@@ -6,6 +6,7 @@ import { apiCaller } from '../support/inject';
 import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
 import type { ChatMessage, Conversation } from '../../lib/contract/chat';
 import { chatPicture, say } from './support-chat';
+import { chatConversations, chatMessages, users } from '../../server/src/db/schema';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -96,6 +97,27 @@ describe('the conversation list', () => {
     expect((await conversationsOf(me)).map((c) => c.id)).toEqual([other.id]);
     expect((await conversationsOf(me, '?archived=true')).find((c) => c.id === pest.id)).toMatchObject({ archived: true });
     await sme.sync();
+  });
+
+  it('counts unread up to 100 — a conversation’s messages and the Chat badge’s conversations — which the screens show as 99+', async () => {
+    const me = await createAccount(app);
+    const fan = await createAccount(app);
+    const first = await say(await connect(fan), { receiverId: me.id, text: 'one' });
+    const { db } = app.fanstage;
+    // A hundred more from the same fan, and 101 other people who wrote and were never read.
+    const later = (i: number) => new Date(first.sendDt + (i + 1) * 1000);
+    await db.insert(chatMessages).values(Array.from({ length: 100 }, (_, i) => ({ msgId: `more-${i}`, senderId: fan.id, receiverId: me.id, text: `more ${i}`, createdAt: later(i) })));
+    const stamp = Date.now().toString(36);
+    const writers = await db
+      .insert(users)
+      .values(Array.from({ length: 101 }, (_, i) => ({ username: `writer_${stamp}_${i}`, displayName: `Writer ${i}`, email: `writer_${stamp}_${i}@example.com` })))
+      .returning({ id: users.id });
+    await db.insert(chatConversations).values(writers.map((w, i) => ({ userId: me.id, partnerId: w.id, lastMessageId: first.id, lastMessageAt: later(-2 - i), lastIncomingAt: later(-2 - i) })));
+
+    const [top] = await conversationsOf(me, '?limit=1');
+    expect(top).toMatchObject({ id: fan.id, unreadCount: 100 });
+    expect((await call('GET', '/api/count/', me)).json.body).toMatchObject({ chats: 100 });
+    expect((await call('GET', '/api/count/', fan)).json.body).toMatchObject({ chats: 0 });
   });
 });
 

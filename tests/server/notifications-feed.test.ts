@@ -204,4 +204,44 @@ describe('the notifications list', () => {
     expect([bad.status, bad.json.statusText, bad.json.body.value]).toEqual([400, 'invalid-request', 'nonsense']);
     expect((await call('GET', '/api/2/notifications?limit=51', user)).json.statusText).toBe('invalid-request');
   });
+
+  it('reads a page off its index: the unread count stops at 100, a tab merges its types in order, and the page after a served one starts where it ended', async () => {
+    const user = await createAccount(app);
+    const other = await createAccount(app);
+    const { db } = app.fanstage;
+    const types = ['follow', 'postGift', 'chatGift'] as const;
+    const start = Date.now() - 60 * 60_000;
+    // 130 notifications a second apart, the oldest a platform one of a type seen nowhere else.
+    await db.insert(notifications).values([
+      { userId: user.id, type: 'verificationApproved', fromUserId: null, createdAt: new Date(start), updatedAt: new Date(start) },
+      ...Array.from({ length: 129 }, (_, i) => {
+        const at = new Date(start + (i + 1) * 1000);
+        return { userId: user.id, type: types[i % 3]!, fromUserId: other.id, createdAt: at, updatedAt: at };
+      }),
+    ]);
+    const stored = await db.select({ id: notifications.id, type: notifications.type }).from(notifications).where(eq(notifications.userId, user.id));
+    const newestFirst = stored.sort((a, b) => b.id - a.id);
+
+    const first = await page(user);
+    expect(first.unreadCount).toBe(100);
+    expect(first.notifications.map((n) => n.id)).toEqual(newestFirst.slice(0, 30).map((n) => n.id));
+    expect((await page(user, '?types=verificationApproved')).notifications.map((n) => n.id)).toEqual([newestFirst.at(-1)!.id]);
+
+    // A tab of two types: its pages are the list of those types, newest first, each row once.
+    const tab = newestFirst.filter((n) => n.type === 'follow' || n.type === 'chatGift').map((n) => n.id);
+    const pages = [];
+    for (const offset of [0, 30, 60, 90]) pages.push(...(await page(user, `?types=follow,chatGift&offset=${offset}`)).notifications.map((n) => n.id));
+    expect(pages).toEqual(tab);
+
+    // Something new arrives between two pages: the second still follows the first.
+    await recordNotification(db, { userId: user.id, type: 'follow', fromUserId: other.id });
+    const second = await page(user, '?offset=30');
+    expect(second.notifications.map((n) => n.id)).toEqual(newestFirst.slice(30, 60).map((n) => n.id));
+    // An offset no page of this node ended at is counted from the top, as it always was.
+    expect((await page(user, '?offset=31&limit=2')).notifications.map((n) => n.id)).toEqual(newestFirst.slice(30, 32).map((n) => n.id));
+
+    await call('POST', '/api/2/notifications/read', user);
+    await recordNotification(db, { userId: user.id, type: 'follow', fromUserId: other.id });
+    expect((await page(user)).unreadCount).toBe(1);
+  });
 });

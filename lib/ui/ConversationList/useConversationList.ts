@@ -166,7 +166,7 @@ export function useConversationList({
       time: sendDt === null ? '' : timeOf(sendDt),
       dateTime: sendDt === null ? null : new Date(sendDt).toISOString(),
       unread: conversation.unreadCount,
-      unreadLabel: conversation.unreadCount > 0 ? t('chat.list.unread', { count: conversation.unreadCount }) : null,
+      unreadLabel: conversation.unreadCount > 99 ? t('chat.list.unreadMore') : conversation.unreadCount > 0 ? t('chat.list.unread', { count: conversation.unreadCount }) : null,
       active: conversation.id === activeUserId,
       typing: activity.get(conversation.id) === 'typing',
     };

@@ -19,6 +19,9 @@ export { and, eq, sql } from 'drizzle-orm';
 /** The one database type services use, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The rows of a raw `db.execute`: node-postgres answers an object with `rows`, PGlite the same, some drivers an array. */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []));
+
 export interface DatabaseHandle {
   db: Database;
   /** `pglite` for the embedded database, `postgres` for a PostgreSQL server. */

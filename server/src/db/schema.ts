@@ -354,7 +354,9 @@ export const notifications = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('notifications_user_idx').on(t.userId, t.updatedAt.desc()),
+    // Each list's order, so a page is a walk down one index (every type, or one type of a tab's).
+    index('notifications_list_idx').on(t.userId, t.updatedAt.desc(), t.id.desc()),
+    index('notifications_type_list_idx').on(t.userId, t.type, t.updatedAt.desc(), t.id.desc()),
     index('notifications_merge_idx').on(t.userId, t.type, t.postId, t.updatedAt),
   ],
 );

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { UNREAD_COUNT_CAP } from '../../../../lib/contract/constants';
 import type { Database } from '../../db';
 import { chatConversations, chatMessages } from '../../db/schema';
 import { blockedWith } from '../posts/access';
@@ -13,11 +14,12 @@ const never = sql`'-infinity'::timestamptz`;
  * with a message from the partner after the user last read them (archived ones and people in
  * a block with the user left out); `reactions` counts the user's messages the partner reacted
  * to after the user last read that conversation. Both read partial indexes holding only the
- * rows that count, so a user with thousands of conversations costs no more than one with few.
+ * rows that count, so a user with thousands of conversations costs no more than one with few;
+ * each stops at UNREAD_COUNT_CAP (the badge shows "99+").
  */
 export async function chatCounts(db: Reader, userId: number): Promise<{ chats: number; reactions: number }> {
-  const [chats] = await db
-    .select({ count: sql<number>`count(*)::int` })
+  const unreadChats = db
+    .select({ one: sql`1` })
     .from(chatConversations)
     .where(
       and(
@@ -25,9 +27,11 @@ export async function chatCounts(db: Reader, userId: number): Promise<{ chats: n
         sql`${chatConversations.lastIncomingAt} > coalesce(${chatConversations.lastReadAt}, ${never}) and not ${chatConversations.archived}`,
         sql`not ${blockedWith(userId, chatConversations.partnerId)}`,
       ),
-    );
-  const [reactions] = await db
-    .select({ count: sql<number>`count(*)::int` })
+    )
+    .limit(UNREAD_COUNT_CAP)
+    .as('unread_chats');
+  const unseenReactions = db
+    .select({ one: sql`1` })
     .from(chatMessages)
     .leftJoin(chatConversations, and(eq(chatConversations.userId, chatMessages.senderId), eq(chatConversations.partnerId, chatMessages.receiverId)))
     .where(
@@ -37,6 +41,10 @@ export async function chatCounts(db: Reader, userId: number): Promise<{ chats: n
         sql`${chatMessages.receiverReactedAt} > coalesce(${chatConversations.lastReadAt}, ${never})`,
         sql`not ${blockedWith(userId, chatMessages.receiverId)}`,
       ),
-    );
+    )
+    .limit(UNREAD_COUNT_CAP)
+    .as('unseen_reactions');
+  const [chats] = await db.select({ count: sql<number>`count(*)::int` }).from(unreadChats);
+  const [reactions] = await db.select({ count: sql<number>`count(*)::int` }).from(unseenReactions);
   return { chats: chats?.count ?? 0, reactions: reactions?.count ?? 0 };
 }

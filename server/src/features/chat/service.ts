@@ -11,9 +11,10 @@ import type {
   MassConversation,
   MassMessage,
 } from '../../../../lib/contract/chat';
-import { ChatLimits, MassGroups, SubscriptionStatus, type MassGroupName } from '../../../../lib/contract/constants';
+import { ChatLimits, MassGroups, SubscriptionStatus, UNREAD_COUNT_CAP, type MassGroupName } from '../../../../lib/contract/constants';
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
+import { rowsOf } from '../../db';
 import {
   calls,
   chatConversations,
@@ -86,7 +87,6 @@ class Refusal extends Error {
 const never = sql`'-infinity'::timestamptz`;
 
 /** Results of `execute` come as an array (PGlite through drizzle) or as `{ rows }` (node-postgres). */
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []));
 
 const messageColumns = {
   id: chatMessages.id,
@@ -406,10 +406,12 @@ export function createChatService(ctx: AppContext) {
         },
         theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
         // A call entry counts only when the call was missed (docs/calls.md "In the chat").
-        unread: sql<number>`(select count(*)::int from ${chatMessages} m
+        // Counted up to UNREAD_COUNT_CAP (the list shows "99+"), walking the pair's index from the read mark.
+        unread: sql<number>`(select count(*)::int from (select 1 from ${chatMessages} m
           where m.low_user_id = least(${viewerId}::int, ${users.id}) and m.high_user_id = greatest(${viewerId}::int, ${users.id})
             and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
-            and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed')))`,
+            and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed'))
+          limit ${UNREAD_COUNT_CAP}) u)`,
         lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
           where m.sender_id = ${viewerId} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
           order by m.receiver_reacted_at desc limit 1)`,
@@ -419,7 +421,8 @@ export function createChatService(ctx: AppContext) {
       .leftJoin(chatConversations, and(eq(chatConversations.userId, viewerId), eq(chatConversations.partnerId, users.id)))
       .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, viewerId)))
       .where(and(isNull(users.deletedAt), sql`not ${blockedWith(viewerId, users.id)}`, where))
-      .orderBy(sql`${chatConversations.lastMessageAt} desc nulls last`, sql`${chatConversations.partnerId} desc nulls last`)
+      // The list's index order (chat_conversations_list_idx): a page is read off it, not sorted.
+      .orderBy(desc(chatConversations.lastMessageAt), desc(chatConversations.partnerId))
       .limit(page.limit)
       .offset(page.offset);
 

@@ -1,11 +1,13 @@
 import { and, desc, eq, gt, inArray, isNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { Counts, Notification, NotificationPage, NotificationType } from '../../../../lib/contract/notifications';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db';
+import { rowsOf, type Database } from '../../db';
+import { TtlCache } from '../../http/ttl-cache';
 import { blocks, follows, media, notifications, posts, profileVisits, users } from '../../db/schema';
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { mergedTypes, mergeWindowMs, timelineFanOutLimit } from './domain';
+import { UNREAD_COUNT_CAP } from '../../../../lib/contract/constants';
 import { notificationRecorded, notificationToPush } from '../../realtime/after-commit';
 import { chatCounts } from '../chat/counts';
 
@@ -127,6 +129,8 @@ export interface NotificationsRequest {
 
 export function createNotificationService(ctx: AppContext) {
   const { db } = ctx;
+  /** Where each page this node served ended, for the page after it (offsets are kept by the client). */
+  const cursors = new TtlCache<string, { id: number; updatedAt: Date }>(10 * 60_000, 20_000);
 
   /**
    * What the viewer may see: not from the future (scheduled posts), not from someone in a
@@ -162,40 +166,86 @@ export function createNotificationService(ctx: AppContext) {
     return row?.readAt ?? null;
   }
 
+  /**
+   * Unread notifications, counted up to UNREAD_COUNT_CAP (the badge shows "99+" beyond 99): the
+   * walk down the viewer's index stops there, so a creator with half a million notifications
+   * costs what one with a hundred does.
+   */
   async function unreadCount(viewerId: number, readAt: Date | null, now: Date): Promise<number> {
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int` })
+    const unread = db
+      .select({ one: sql`1` })
       .from(notifications)
       .leftJoin(users, eq(users.id, notifications.fromUserId))
       .leftJoin(posts, eq(posts.id, notifications.postId))
-      .where(and(visible(viewerId, now), readAt === null ? undefined : gt(notifications.updatedAt, readAt)));
+      .where(and(visible(viewerId, now), readAt === null ? undefined : gt(notifications.updatedAt, readAt)))
+      .orderBy(desc(notifications.updatedAt), desc(notifications.id))
+      .limit(UNREAD_COUNT_CAP)
+      .as('unread');
+    const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(unread);
     return row?.count ?? 0;
+  }
+
+  /**
+   * The ids of one page, newest first. Each list is a walk down an index in the page's order —
+   * (user, updatedAt, id) for every type, (user, type, updatedAt, id) for each asked type, merged
+   * — reading the rows it skips and shows and no others. A page after one this node served starts
+   * where that one ended (`cursors`) instead of counting its offset again.
+   */
+  async function pageIds(request: NotificationsRequest, now: Date): Promise<{ id: number; updatedAt: Date }[]> {
+    const key = `${request.viewerId}|${request.types?.join(',') ?? '*'}|${request.limit}`;
+    const after = request.offset > 0 ? cursors.get(`${key}|${request.offset}`) : undefined;
+    const offset = after === undefined ? request.offset : 0;
+    const older = after === undefined ? undefined : sql`(${notifications.updatedAt}, ${notifications.id}) < (${after.updatedAt.toISOString()}::timestamptz, ${after.id}::int)`;
+    const walk = (type: SQL | undefined, rows: number) =>
+      db
+        .select({ id: notifications.id, updatedAt: notifications.updatedAt })
+        .from(notifications)
+        .leftJoin(users, eq(users.id, notifications.fromUserId))
+        .leftJoin(posts, eq(posts.id, notifications.postId))
+        .where(and(visible(request.viewerId, now), type, older))
+        .orderBy(desc(notifications.updatedAt), desc(notifications.id))
+        .limit(rows);
+    let rows: { id: number; updatedAt: Date }[];
+    if (request.types === null) {
+      rows = await walk(undefined, request.limit).offset(offset);
+    } else {
+      const lists = rowsOf<{ id: number; updated_at: string | Date }>(
+        await db.execute(sql`select n.id, n.updated_at from unnest(${`{${request.types.join(',')}}`}::text[]) as asked(type)
+          cross join lateral (${walk(sql`${notifications.type} = asked.type`, offset + request.limit)}) n
+          order by n.updated_at desc, n.id desc limit ${request.limit} offset ${offset}`),
+      );
+      rows = lists.map((row) => ({ id: row.id, updatedAt: new Date(row.updated_at) }));
+    }
+    const last = rows.at(-1);
+    if (last !== undefined && rows.length === request.limit) cursors.set(`${key}|${request.offset + rows.length}`, last);
+    return rows;
   }
 
   return {
     async page(request: NotificationsRequest): Promise<NotificationPage> {
       const now = new Date();
       const readAt = await readMark(request.viewerId);
-      const rows = await db
-        .select({
-          id: notifications.id,
-          type: notifications.type,
-          updatedAt: notifications.updatedAt,
-          giftId: notifications.giftId,
-          postId: notifications.postId,
-          commentId: notifications.commentId,
-          mediaId: notifications.mediaId,
-          count: notifications.count,
-          fromUser: profileColumns,
-        })
-        .from(notifications)
-        .leftJoin(users, eq(users.id, notifications.fromUserId))
-        .leftJoin(media, eq(media.id, users.avatarMediaId))
-        .leftJoin(posts, eq(posts.id, notifications.postId))
-        .where(and(visible(request.viewerId, now), request.types === null ? undefined : inArray(notifications.type, [...request.types])))
-        .orderBy(desc(notifications.updatedAt), desc(notifications.id))
-        .limit(request.limit)
-        .offset(request.offset);
+      const ids = await pageIds(request, now);
+      const rows =
+        ids.length === 0
+          ? []
+          : await db
+              .select({
+                id: notifications.id,
+                type: notifications.type,
+                updatedAt: notifications.updatedAt,
+                giftId: notifications.giftId,
+                postId: notifications.postId,
+                commentId: notifications.commentId,
+                mediaId: notifications.mediaId,
+                count: notifications.count,
+                fromUser: profileColumns,
+              })
+              .from(notifications)
+              .leftJoin(users, eq(users.id, notifications.fromUserId))
+              .leftJoin(media, eq(media.id, users.avatarMediaId))
+              .where(inArray(notifications.id, ids.map((row) => row.id)))
+              .orderBy(desc(notifications.updatedAt), desc(notifications.id));
       const nowMs = now.getTime();
       const list: Notification[] = rows.map((row) => ({
         id: row.id,
