@@ -14,6 +14,7 @@ import { SignJWT } from 'jose';
 import { WebSocket } from 'ws';
 import { benchCalls } from './calls';
 import { benchLighthouse } from './lighthouse';
+import { benchScale } from './scale';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -54,7 +55,7 @@ const budgets = {
  * Which parts run: `BENCH_PARTS=feeds` measures only the feeds on PostgreSQL (no build needed);
  * the default runs everything.
  */
-const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,lighthouse,users,feeds,realtime,calls').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,lighthouse,users,feeds,scale,realtime,calls').split(',').map((p) => p.trim()));
 
 function gzipSize(path: string): number {
   return gzipSync(readFileSync(path), { level: 9 }).length;
@@ -289,7 +290,7 @@ async function transferSizes(): Promise<void> {
 // The yardstick, measured once in this run: every throughput ratio below divides by it. Only
 // the parts that compare with it wait for it (BENCH_PARTS=sizes runs in seconds).
 let helloResult: LoadResult = { rps: 0, p99: 0, non2xx: 0, errors: 0 };
-if (parts.has('users') || parts.has('feeds')) {
+if (parts.has('users') || parts.has('feeds') || parts.has('scale')) {
   console.log(`\nThroughput (autocannon, ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up)`);
   const helloPort = await freePort();
   const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
@@ -506,6 +507,10 @@ if (parts.has('feeds')) {
       if (r.non2xx > 0 || r.errors > 0) failures.push(`${name} answered errors under load`);
     }
   });
+}
+
+if (parts.has('scale')) {
+  await benchScale({ hello: helloResult, load, line, check, failures, withServerOnPostgres });
 }
 
 // ---- realtime: websocket fan-out -------------------------------------------------------------
