@@ -129,9 +129,15 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number; non2xx: number; errors: number }> {
+  return loadWith(url, headers);
+}
+
+/** `load`, each request rewritten by `setup` first when given (a distinct query per request). */
+async function loadWith(url: string, headers: Record<string, string>, setup?: (request: { path: string }) => { path: string }): Promise<{ rps: number; p99: number; non2xx: number; errors: number }> {
+  const requests = setup ? [{ setupRequest: setup as never }] : undefined;
   // A short warm-up so the JIT and connection pools are in their steady state.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2, requests });
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION, requests });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
@@ -510,7 +516,7 @@ if (parts.has('feeds')) {
 }
 
 if (parts.has('scale')) {
-  await benchScale({ hello: helloResult, load, line, check, failures, withServerOnPostgres });
+  await benchScale({ hello: helloResult, load, loadWith, line, check, failures, withServerOnPostgres });
 }
 
 // ---- realtime: websocket fan-out -------------------------------------------------------------

@@ -15,6 +15,8 @@ export interface LoadResult {
 export interface ScaleTools {
   hello: LoadResult;
   load: (url: string, headers?: Record<string, string>) => Promise<LoadResult>;
+  /** `load` with each request rewritten by `setup` (autocannon's setupRequest). */
+  loadWith: (url: string, headers: Record<string, string>, setup: (request: { path: string }) => { path: string }) => Promise<LoadResult>;
   line: (name: string, r: LoadResult) => string;
   check: (name: string, value: number, budget: number, higherIsBetter?: boolean) => string;
   failures: string[];
@@ -102,46 +104,51 @@ async function grow(client: pg.Client, seeded: Seeded, from: Size | null, to: Si
     [f0, f1, firstNames],
   );
   // Posts, one every 30 s back from the newest (each size's posts are older than the last's).
+  // Creators and fans by number (1…n), so the statements below pick one by arithmetic and a join.
+  for (const [table, pattern] of [['bench_creators', '^creator[0-9]+$'], ['bench_fans', '^fan[0-9]+$']] as const) {
+    await client.query(`drop table if exists ${table}`);
+    await client.query(`create table ${table} as select (row_number() over (order by id))::int as ix, id from users where username ~ '${pattern}'`);
+    await client.query(`alter table ${table} add primary key (ix)`);
+  }
   const [p0, p1] = range('posts');
   await client.query(
-    `with c as (select array_agg(id order by id) as ids from users where username ~ '^creator[0-9]+$')
-     insert into posts (user_id, text, published_at, created_at)
-     select c.ids[1 + (g::bigint * 7919) % $3::int],
+    `insert into posts (user_id, text, published_at, created_at)
+     select c.id,
             w[1 + g % 30] || ' ' || w[1 + (g * 7) % 30] || ' ' || w[1 + (g * 13) % 30] || case when g % 20000 = 7 then ' ${RARE_WORD}' else '' end || ' #tag' || (g % 200),
             now() - g * interval '30 seconds', now() - g * interval '30 seconds'
-     from generate_series($1::int, $2::int) g, c, (select $4::text[] as w) v`,
+     from generate_series($1::int, $2::int) g
+     join bench_creators c on c.ix = 1 + (g::bigint * 7919) % $3::int, (select $4::text[] as w) v`,
     [p0, p1, to.creators, words],
   );
   // Ten likes a post from fans, counted on the post as the product keeps them.
   await client.query(
-    `with f as (select array_agg(id order by id) as ids from users where username ~ '^fan[0-9]+$')
-     insert into post_likes (post_id, user_id, created_at)
-     select p.id, f.ids[1 + ((p.id * 10 + k)::bigint * 104729) % cardinality(f.ids)], p.published_at
-     from posts p, generate_series(0, 9) k, f
-     where p.id > coalesce((select max(post_id) from post_likes), 0)
+    `insert into post_likes (post_id, user_id, created_at)
+     select p.id, f.id, p.published_at
+     from posts p cross join generate_series(0, 9) k
+     join bench_fans f on f.ix = 1 + ((p.id * 10 + k)::bigint * 104729) % $2::int
+     where p.id > $1
      on conflict do nothing`,
+    [from === null ? 0 : ((await client.query<{ max: number }>('select max(post_id) as max from post_likes')).rows[0]!.max ?? 0), to.fans],
   );
   await client.query(`update posts p set likes_count = l.n from (select post_id, count(*)::int n from post_likes group by post_id) l where l.post_id = p.id and p.likes_count <> l.n`);
   // Every fan follows five creators; the popular creator is followed by one fan in four.
   await client.query(
-    `with c as (select array_agg(id order by id) as ids from users where username ~ '^creator[0-9]+$')
-     insert into follows (follower_id, followed_id)
-     select u.id, c.ids[1 + ((u.id * 5 + k)::bigint * 7919) % cardinality(c.ids)]
-     from users u, generate_series(0, 4) k, c
-     where u.username ~ '^fan[0-9]+$' and substr(u.username, 4)::int between $1 and $2
+    `insert into follows (follower_id, followed_id)
+     select f.id, c.id from bench_fans f cross join generate_series(0, 4) k
+     join bench_creators c on c.ix = 1 + ((f.ix * 5 + k)::bigint * 7919) % $3::int
+     where f.ix between $1 and $2
      on conflict do nothing`,
-    [f0, f1],
+    [f0, f1, to.creators],
   );
-  await client.query(
-    `insert into follows (follower_id, followed_id) select u.id, $3 from users u
-     where u.username ~ '^fan[0-9]+$' and substr(u.username, 4)::int between $1 and $2 and u.id % 4 = 0 on conflict do nothing`,
-    [f0, f1, seeded.starId],
-  );
+  await client.query(`insert into follows (follower_id, followed_id) select f.id, $3 from bench_fans f where f.ix between $1 and $2 and f.ix % 4 = 0 on conflict do nothing`, [
+    f0,
+    f1,
+    seeded.starId,
+  ]);
   if (from === null) {
     await client.query(
-      `with c as (select array_agg(id order by id) as ids from users where username ~ '^creator[0-9]+$')
-       insert into follows (follower_id, followed_id) select $1, c.ids[1 + (k * cardinality(c.ids)) / $2] from generate_series(0, $2 - 1) k, c`,
-      [seeded.fanId, FAN_FOLLOWS],
+      `insert into follows (follower_id, followed_id) select $1, c.id from generate_series(0, $2 - 1) k join bench_creators c on c.ix = 1 + (k * $3::int) / $2`,
+      [seeded.fanId, FAN_FOLLOWS, to.creators],
     );
   }
   await client.query(`update users u set followers_count = f.n from (select followed_id, count(*)::int n from follows group by followed_id) f where f.followed_id = u.id`);
@@ -149,20 +156,19 @@ async function grow(client: pg.Client, seeded: Seeded, from: Size | null, to: Si
   // post; she last read them an hour ago.
   const [n0, n1] = range('notifications');
   await client.query(
-    `with f as (select array_agg(id order by id) as ids from users where username ~ '^fan[0-9]+$')
-     insert into notifications (user_id, type, from_user_id, post_id, count, created_at, updated_at)
-     select $3::int, t[1 + g % cardinality(t)], f.ids[1 + (g::bigint * 104729) % cardinality(f.ids)],
+    `insert into notifications (user_id, type, from_user_id, post_id, count, created_at, updated_at)
+     select $3::int, t[1 + g % cardinality(t)], f.id,
             case when t[1 + g % cardinality(t)] like 'post%' then $4::int end, 1,
             now() - g * interval '1 minute', now() - g * interval '1 minute'
-     from generate_series($1::int, $2::int) g, f, (select $5::text[] as t) v`,
-    [n0, n1, seeded.starId, seeded.hotPostId, NOTIFICATION_TYPES],
+     from generate_series($1::int, $2::int) g
+     join bench_fans f on f.ix = 1 + (g::bigint * 104729) % $6::int, (select $5::text[] as t) v`,
+    [n0, n1, seeded.starId, seeded.hotPostId, NOTIFICATION_TYPES, to.fans],
   );
   await client.query(`update users set notifications_read_at = now() - interval '1 hour' where id = $1`, [seeded.starId]);
   // Her conversations: a fan writes, she answers; each side's row as the product keeps it.
   const [k0, k1] = range('conversations');
   await client.query(
-    `with f as (select array_agg(id order by id) as ids from users where username ~ '^fan[0-9]+$'),
-     pairs as (select g, f.ids[g] as fan_id from generate_series($1::int, $2::int) g, f where g <= cardinality(f.ids))
+    `with pairs as (select g, f.id as fan_id from generate_series($1::int, $2::int) g join bench_fans f on f.ix = g)
      insert into chat_messages (msg_id, sender_id, receiver_id, text, created_at)
      select 'bench-' || g || '-' || k, case k when 0 then fan_id else $3::int end, case k when 0 then $3::int else fan_id end,
             case k when 0 then 'Hello there' else 'Thank you!' end,
@@ -191,11 +197,10 @@ async function grow(client: pg.Client, seeded: Seeded, from: Size | null, to: Si
   // Comments on her hot post, one a minute, from fans.
   const [m0, m1] = range('comments');
   await client.query(
-    `with f as (select array_agg(id order by id) as ids from users where username ~ '^fan[0-9]+$')
-     insert into comments (post_id, user_id, text, created_at)
-     select $3::int, f.ids[1 + (g::bigint * 7919) % cardinality(f.ids)], 'Comment ' || g, now() - g * interval '1 minute'
-     from generate_series($1::int, $2::int) g, f`,
-    [m0, m1, seeded.hotPostId],
+    `insert into comments (post_id, user_id, text, created_at)
+     select $3::int, f.id, 'Comment ' || g, now() - g * interval '1 minute'
+     from generate_series($1::int, $2::int) g join bench_fans f on f.ix = 1 + (g::bigint * 7919) % $4::int`,
+    [m0, m1, seeded.hotPostId, to.fans],
   );
   await client.query(`update posts set comments_count = $2, root_comments_count = $2 where id = $1`, [seeded.hotPostId, to.comments]);
   // As autovacuum would: statistics for the planner, and the GIN indexes' pending lists merged.
@@ -206,8 +211,20 @@ interface Read {
   name: string;
   path: string;
   as: 'star' | 'fan' | 'visitor';
-  /** Recorded, not budgeted: a visitor's held page answers from memory. */
-  held?: boolean;
+  /** Recorded, not budgeted, and why (a visitor's held page answers from memory). */
+  recorded?: string;
+  /**
+   * Her own timeline is held for her a moment (timeline/visitor-pages.ts): each request then
+   * carries its own `ts` a day ahead (every post is before it, so the page is the same) and
+   * none is answered from memory.
+   */
+  unheld?: boolean;
+  /**
+   * A deep page as a reader reaches it: scrolling, each page after the one before (the server
+   * starts the next page where the last one it served ended, http/page-cursors.ts). The bench
+   * scrolls there once, then times the page.
+   */
+  scrolled?: { offset: number; limit: number };
 }
 
 function readsOf(seeded: Seeded): Read[] {
@@ -216,15 +233,25 @@ function readsOf(seeded: Seeded): Read[] {
     { name: 'her badge counts (/api/count/)', path: '/api/count/', as: 'star' },
     { name: `post search, a rare word (${RARE_WORD})`, path: `/papi/search/posts?q=${RARE_WORD}`, as: 'fan' },
     { name: 'user search by name prefix (ann)', path: '/papi/search/users?q=ann', as: 'fan' },
-    { name: 'public timeline, offset 3000', path: '/papi/2/timeline?offset=3000', as: 'fan' },
-    { name: `a fan's timeline (${FAN_FOLLOWS} followed)`, path: '/api/2/timeline', as: 'fan' },
-    { name: `a fan's timeline, offset 300`, path: '/api/2/timeline?offset=300', as: 'fan' },
+    { name: 'public timeline, offset 3000 (scrolled to)', path: '/papi/2/timeline?offset=3000', as: 'fan', scrolled: { offset: 3000, limit: 15 } },
+    { name: 'public timeline, offset 3000 (asked cold)', path: '/papi/2/timeline?offset=3000&limit=14', as: 'fan', recorded: 'counted from the top' },
+    { name: `a fan's timeline (${FAN_FOLLOWS} followed)`, path: '/api/2/timeline', as: 'fan', unheld: true },
+    { name: `a fan's timeline, offset 300`, path: '/api/2/timeline?offset=300', as: 'fan', unheld: true },
     { name: "a hot post's comments", path: `/api/posts/${seeded.hotPostId}/comments`, as: 'fan' },
     { name: 'her conversation list', path: '/api/chat/conversations', as: 'star' },
     { name: "a conversation's history", path: `/api/chat/conversations/${seeded.hotFanId}`, as: 'star' },
-    { name: "a visitor's held first page", path: '/papi/2/timeline', as: 'visitor', held: true },
-    { name: 'a profile', path: '/papi/users/benchstar', as: 'visitor', held: true },
+    { name: "a visitor's held first page", path: '/papi/2/timeline', as: 'visitor', recorded: 'held' },
+    { name: 'a profile', path: '/papi/users/benchstar', as: 'visitor', recorded: 'held' },
   ];
+}
+
+/** `load`, with a distinct `ts` a day ahead on every request. */
+async function loadUnheld(tools: ScaleTools, url: string, headers: Record<string, string>): Promise<LoadResult> {
+  let n = 0;
+  const ahead = Date.now() + 86_400_000;
+  const { pathname, search } = new URL(url);
+  const path = () => `${pathname}${search === '' ? '?' : `${search}&`}ts=${ahead + n++}`;
+  return tools.loadWith(url, headers, (request) => ({ ...request, path: path() }));
 }
 
 async function tokenFor(userId: number, secret: string): Promise<string> {
@@ -260,15 +287,21 @@ export async function benchScale(tools: ScaleTools): Promise<void> {
         );
         const last = size === SIZES.at(-1) && SIZES.length > 1;
         for (const read of readsOf(seeded)) {
+          if (read.scrolled) {
+            const { pathname } = new URL(`${base}${read.path}`);
+            for (let offset = 0; offset < read.scrolled.offset; offset += read.scrolled.limit) {
+              await fetch(`${base}${pathname}?offset=${offset}&limit=${read.scrolled.limit}`, { headers: headers[read.as] });
+            }
+          }
           // Each read answers what it should before it is timed: a body, and something in it.
           const probe = (await (await fetch(`${base}${read.path}`, { headers: headers[read.as] })).json()) as { statusCode: number; body?: unknown };
           const shown = JSON.stringify(probe.body ?? null);
-          if (probe.statusCode !== 2 || shown.length < 50) throw new Error(`${read.path} answered ${JSON.stringify(probe).slice(0, 300)}`);
-          const result = await load(`${base}${read.path}`, headers[read.as]);
+          if (probe.statusCode !== 2 || shown.length < 20) throw new Error(`${read.path} answered ${JSON.stringify(probe).slice(0, 300)}`);
+          const result = read.unheld ? await loadUnheld(tools, `${base}${read.path}`, headers[read.as]) : await load(`${base}${read.path}`, headers[read.as]);
           const ratio = result.rps / hello.rps;
           const key = read.name;
-          let verdict = read.held ? '(held, recorded)' : '';
-          if (!read.held && last) {
+          let verdict = read.recorded ? `(${read.recorded}; recorded)` : '';
+          if (!read.recorded && last) {
             const before = ratios.get(key) ?? ratio;
             const growth = ratio / before;
             verdict = [

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
-import { follows } from '../../server/src/db/schema';
+import { follows, posts } from '../../server/src/db/schema';
+import { eq } from '../support/db';
 import { privateLateralMaxAuthors } from '../../server/src/features/timeline/domain';
 import { compressionThreshold } from '../../server/src/http/compression';
 import { block, follow, get, hide, ids, pageThrough, person, post, unlock, word } from './support-feeds';
@@ -147,6 +148,29 @@ describe('the private timeline', () => {
     expect(pages.all).toEqual(expected);
     expect(pages.sizes).toEqual([15, 2]);
     expect(await ids(app, '/api/2/timeline?offset=15', me)).toEqual(expected.slice(15));
+  });
+
+  it('starts the page after one it served where that one ended: a post published between them repeats nothing, a vanished post falls back to the offset', async () => {
+    const w = timeWindow();
+    const [me, followed] = [await person(app), await person(app)];
+    await follow(app, me.id, followed.id);
+    const expected: number[] = [];
+    for (let i = 0; i < 20; i++) expected.push((await post(app, followed.id, { publishedAt: w.at(i + 1) })).id);
+    const profile = `/papi/2/posts?username=${followed.username}&limit=5`;
+    expect(await ids(app, '/api/2/timeline?limit=5', me)).toEqual(expected.slice(0, 5));
+    expect(await ids(app, profile, me)).toEqual(expected.slice(0, 5));
+
+    // Counting offset 5 again would show the fifth post twice; both lists go on after it.
+    const newer = await post(app, followed.id, { publishedAt: w.at(0) });
+    expect(await ids(app, '/api/2/timeline?limit=5&offset=5', me)).toEqual(expected.slice(5, 10));
+    expect(await ids(app, `${profile}&offset=5`, me)).toEqual(expected.slice(5, 10));
+    // Counted from the top (no page ended at 3), the list has the new post first.
+    expect(await ids(app, '/api/2/timeline?limit=5&offset=3', me)).toEqual(expected.slice(2, 7));
+    expect(await ids(app, '/api/2/timeline?limit=1&offset=0&ts=' + (w.ts + 1), me)).toEqual([newer.id]);
+
+    // The post a cursor points at is gone for good: the offset answers, as it always did.
+    await app.fanstage.db.delete(posts).where(eq(posts.id, expected[9]!));
+    expect(await ids(app, `${profile}&offset=10`, me)).toEqual(expected.slice(10, 15));
   });
 });
 

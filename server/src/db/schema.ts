@@ -276,7 +276,11 @@ export const comments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('comments_post_idx').on(t.postId, t.createdAt), index('comments_parent_idx').on(t.parentId, t.createdAt)],
+  (t) => [
+    // Each list's order: a post's top-level comments newest first, a comment's replies oldest first.
+    index('comments_post_idx').on(t.postId, t.createdAt.desc(), t.id.desc()).where(sql`${t.parentId} is null`),
+    index('comments_parent_idx').on(t.parentId, t.createdAt, t.id),
+  ],
 );
 
 export const commentLikes = pgTable(

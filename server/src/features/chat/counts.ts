@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { UNREAD_COUNT_CAP } from '../../../../lib/contract/constants';
 import type { Database } from '../../db';
+import { preparedStatement } from '../../db/prepared';
 import { chatConversations, chatMessages } from '../../db/schema';
 import { blockedWith } from '../posts/access';
 
-type Reader = Pick<Database, 'select'>;
 
 /** A read mark that was never set: everything after the beginning of time is unread. */
 const never = sql`'-infinity'::timestamptz`;
@@ -17,34 +17,40 @@ const never = sql`'-infinity'::timestamptz`;
  * rows that count, so a user with thousands of conversations costs no more than one with few;
  * each stops at UNREAD_COUNT_CAP (the badge shows "99+").
  */
-export async function chatCounts(db: Reader, userId: number): Promise<{ chats: number; reactions: number }> {
-  const unreadChats = db
-    .select({ one: sql`1` })
-    .from(chatConversations)
-    .where(
-      and(
-        eq(chatConversations.userId, userId),
-        sql`${chatConversations.lastIncomingAt} > coalesce(${chatConversations.lastReadAt}, ${never}) and not ${chatConversations.archived}`,
-        sql`not ${blockedWith(userId, chatConversations.partnerId)}`,
-      ),
-    )
-    .limit(UNREAD_COUNT_CAP)
-    .as('unread_chats');
-  const unseenReactions = db
-    .select({ one: sql`1` })
-    .from(chatMessages)
-    .leftJoin(chatConversations, and(eq(chatConversations.userId, chatMessages.senderId), eq(chatConversations.partnerId, chatMessages.receiverId)))
-    .where(
-      and(
-        eq(chatMessages.senderId, userId),
-        sql`${chatMessages.receiverReactedAt} is not null`,
-        sql`${chatMessages.receiverReactedAt} > coalesce(${chatConversations.lastReadAt}, ${never})`,
-        sql`not ${blockedWith(userId, chatMessages.receiverId)}`,
-      ),
-    )
-    .limit(UNREAD_COUNT_CAP)
-    .as('unseen_reactions');
-  const [chats] = await db.select({ count: sql<number>`count(*)::int` }).from(unreadChats);
-  const [reactions] = await db.select({ count: sql<number>`count(*)::int` }).from(unseenReactions);
-  return { chats: chats?.count ?? 0, reactions: reactions?.count ?? 0 };
+export async function chatCounts(db: Database, userId: number): Promise<{ chats: number; reactions: number }> {
+  const [row] = await preparedStatement(db, 'chat:counts', () => {
+    const user = sql.placeholder('user');
+    const unreadChats = db
+      .select({ one: sql`1` })
+      .from(chatConversations)
+      .where(
+        and(
+          eq(chatConversations.userId, user),
+          sql`${chatConversations.lastIncomingAt} > coalesce(${chatConversations.lastReadAt}, ${never}) and not ${chatConversations.archived}`,
+          sql`not ${blockedWith(user, chatConversations.partnerId)}`,
+        ),
+      )
+      .limit(UNREAD_COUNT_CAP);
+    const unseenReactions = db
+      .select({ one: sql`1` })
+      .from(chatMessages)
+      .leftJoin(chatConversations, and(eq(chatConversations.userId, chatMessages.senderId), eq(chatConversations.partnerId, chatMessages.receiverId)))
+      .where(
+        and(
+          eq(chatMessages.senderId, user),
+          sql`${chatMessages.receiverReactedAt} is not null`,
+          sql`${chatMessages.receiverReactedAt} > coalesce(${chatConversations.lastReadAt}, ${never})`,
+          sql`not ${blockedWith(user, chatMessages.receiverId)}`,
+        ),
+      )
+      .limit(UNREAD_COUNT_CAP);
+    // Both in one round trip.
+    return db
+      .select({
+        chats: sql<number>`(select count(*)::int from (${unreadChats}) unread_chats)`,
+        reactions: sql<number>`(select count(*)::int from (${unseenReactions}) unseen_reactions)`,
+      })
+      .from(sql`(select 1) one`);
+  }).execute({ user: userId });
+  return { chats: row?.chats ?? 0, reactions: row?.reactions ?? 0 };
 }

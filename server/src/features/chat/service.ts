@@ -15,6 +15,7 @@ import { ChatLimits, MassGroups, SubscriptionStatus, UNREAD_COUNT_CAP, type Mass
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
+import { preparedStatement } from '../../db/prepared';
 import {
   calls,
   chatConversations,
@@ -384,47 +385,71 @@ export function createChatService(ctx: AppContext) {
   const partnerSide = alias(chatConversations, 'partner_side');
 
   /**
-   * Conversations of `viewerId` matching `where`, shaped for the viewer. The query starts from
-   * the partners (users) so one conversation that was never written in still comes back.
+   * The viewer's conversation with one partner, or a page of the list (archived ones too or not,
+   * partners matching `q`), shaped for the viewer. The query starts from the partners (users)
+   * so one conversation that was never written in still comes back.
    */
-  async function loadConversations(viewer: Side & { id: number }, where: SQL | undefined, page: { limit: number; offset: number }): Promise<Conversation[]> {
+  async function loadConversations(
+    viewer: Side & { id: number },
+    which: { partnerId: number } | { archived: boolean; q: string | null },
+    page: { limit: number; offset: number },
+  ): Promise<Conversation[]> {
     const viewerId = viewer.id;
-    const rows = await db
-      .select({
-        partner: profileColumns,
-        // Drizzle reads a left-joined object as missing when its first column is null: each
-        // starts with a column that is never null in a row that exists.
-        mine: {
-          userId: chatConversations.userId,
-          lastReadAt: chatConversations.lastReadAt,
-          archived: chatConversations.archived,
-          agreedPrice: chatConversations.agreedPrice,
-          customPrice: chatConversations.customPrice,
-          sumPrice: chatConversations.sumPrice,
-          lastMessageId: chatConversations.lastMessageId,
-          lastSuspectedAt: chatConversations.lastSuspectedAt,
-        },
-        theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
-        // A call entry counts only when the call was missed (docs/calls.md "In the chat").
-        // Counted up to UNREAD_COUNT_CAP (the list shows "99+"), walking the pair's index from the read mark.
-        unread: sql<number>`(select count(*)::int from (select 1 from ${chatMessages} m
-          where m.low_user_id = least(${viewerId}::int, ${users.id}) and m.high_user_id = greatest(${viewerId}::int, ${users.id})
-            and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
-            and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed'))
-          limit ${UNREAD_COUNT_CAP}) u)`,
-        lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
-          where m.sender_id = ${viewerId} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
-          order by m.receiver_reacted_at desc limit 1)`,
-      })
-      .from(users)
-      .leftJoin(media, eq(media.id, users.avatarMediaId))
-      .leftJoin(chatConversations, and(eq(chatConversations.userId, viewerId), eq(chatConversations.partnerId, users.id)))
-      .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, viewerId)))
-      .where(and(isNull(users.deletedAt), sql`not ${blockedWith(viewerId, users.id)}`, where))
-      // The list's index order (chat_conversations_list_idx): a page is read off it, not sorted.
-      .orderBy(desc(chatConversations.lastMessageAt), desc(chatConversations.partnerId))
-      .limit(page.limit)
-      .offset(page.offset);
+    // One prepared statement per shape of the request: planning it cost more than running it.
+    const shape = 'partnerId' in which ? 'one' : `list:${which.archived ? 'all' : 'live'}:${which.q === null ? 'any' : 'q'}`;
+    const rows = await preparedStatement(db, `chat:conversations:${shape}`, () => {
+      const me = sql.placeholder('viewer');
+      const pattern = sql.placeholder('pattern');
+      const where =
+        'partnerId' in which
+          ? eq(users.id, sql.placeholder('partner'))
+          : and(
+              isNotNull(chatConversations.lastMessageId),
+              which.archived ? undefined : eq(chatConversations.archived, false),
+              which.q === null ? undefined : sql`(lower(${users.username}) like ${pattern} escape '\\' or lower(${users.displayName}) like ${pattern} escape '\\')`,
+            );
+      return db
+        .select({
+          partner: profileColumns,
+          // Drizzle reads a left-joined object as missing when its first column is null: each
+          // starts with a column that is never null in a row that exists.
+          mine: {
+            userId: chatConversations.userId,
+            lastReadAt: chatConversations.lastReadAt,
+            archived: chatConversations.archived,
+            agreedPrice: chatConversations.agreedPrice,
+            customPrice: chatConversations.customPrice,
+            sumPrice: chatConversations.sumPrice,
+            lastMessageId: chatConversations.lastMessageId,
+            lastSuspectedAt: chatConversations.lastSuspectedAt,
+          },
+          theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
+          // A call entry counts only when the call was missed (docs/calls.md "In the chat").
+          // Counted up to UNREAD_COUNT_CAP (the list shows "99+"), walking the pair's index from the read mark.
+          unread: sql<number>`(select count(*)::int from (select 1 from ${chatMessages} m
+            where m.low_user_id = least(${me}::int, ${users.id}) and m.high_user_id = greatest(${me}::int, ${users.id})
+              and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
+              and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed'))
+            limit ${UNREAD_COUNT_CAP}) u)`,
+          lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
+            where m.sender_id = ${me} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
+            order by m.receiver_reacted_at desc limit 1)`,
+        })
+        .from(users)
+        .leftJoin(media, eq(media.id, users.avatarMediaId))
+        .leftJoin(chatConversations, and(eq(chatConversations.userId, me), eq(chatConversations.partnerId, users.id)))
+        .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, me)))
+        .where(and(isNull(users.deletedAt), sql`not ${blockedWith(me, users.id)}`, where))
+        // The list's index order (chat_conversations_list_idx): a page is read off it, not sorted.
+        .orderBy(desc(chatConversations.lastMessageAt), desc(chatConversations.partnerId))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'));
+    }).execute({
+      viewer: viewerId,
+      limit: page.limit,
+      offset: page.offset,
+      ...('partnerId' in which ? { partner: which.partnerId } : which.q === null ? {} : { pattern: containsPattern(which.q) }),
+    });
 
     const messageIds = rows.flatMap((row) => [row.mine?.lastMessageId ?? null, row.lastReactionId]).filter((id): id is number => id !== null);
     const messageRows =
@@ -468,7 +493,7 @@ export function createChatService(ctx: AppContext) {
 
   async function oneConversation(viewer: Side & { id: number }, partnerId: number): Promise<Conversation> {
     await partnerOf(db, viewer.id, partnerId);
-    const [conversation] = await loadConversations(viewer, eq(users.id, partnerId), { limit: 1, offset: 0 });
+    const [conversation] = await loadConversations(viewer, { partnerId }, { limit: 1, offset: 0 });
     if (conversation === undefined) throw errors.userNotFound();
     return conversation;
   }
@@ -856,13 +881,7 @@ export function createChatService(ctx: AppContext) {
       const viewer = await viewerSide(viewerId);
       if (query.senderId !== undefined) return [await oneConversation(viewer, query.senderId)];
       const q = query.q?.trim();
-      const filters: (SQL | undefined)[] = [isNotNull(chatConversations.lastMessageId)];
-      if (!query.archived) filters.push(eq(chatConversations.archived, false));
-      if (q !== undefined && q !== '') {
-        const pattern = containsPattern(q);
-        filters.push(sql`(lower(${users.username}) like ${pattern} escape '\\' or lower(${users.displayName}) like ${pattern} escape '\\')`);
-      }
-      return loadConversations(viewer, and(...filters), { limit: query.limit ?? chatPageSize, offset: query.offset ?? 0 });
+      return loadConversations(viewer, { archived: query.archived === true, q: q === undefined || q === '' ? null : q }, { limit: query.limit ?? chatPageSize, offset: query.offset ?? 0 });
     },
 
     /**

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, inArray, isNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Counts, Notification, NotificationPage, NotificationType } from '../../../../lib/contract/notifications';
 import type { AppContext } from '../../context';
-import { rowsOf, type Database } from '../../db';
-import { TtlCache } from '../../http/ttl-cache';
+import type { Database } from '../../db';
+import { preparedStatement } from '../../db/prepared';
+import { PageCursors } from '../../http/page-cursors';
 import { blocks, follows, media, notifications, posts, profileVisits, users } from '../../db/schema';
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
@@ -129,59 +130,62 @@ export interface NotificationsRequest {
 
 export function createNotificationService(ctx: AppContext) {
   const { db } = ctx;
-  /** Where each page this node served ended, for the page after it (offsets are kept by the client). */
-  const cursors = new TtlCache<string, { id: number; updatedAt: Date }>(10 * 60_000, 20_000);
+  const cursors = new PageCursors<{ id: number; updatedAt: Date }>();
+
+  const viewer = sql.placeholder('viewer');
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  /** The viewer's read mark, in the statement that needs it: notifications after it are unread. */
+  const readMark = sql`coalesce((select ${users.notificationsReadAt} from ${users} where ${users.id} = ${viewer}), '-infinity'::timestamptz)`;
 
   /**
    * What the viewer may see: not from the future (scheduled posts), not from someone in a
-   * block with them or whose account is gone, not about a deleted post.
+   * block with them or whose account is gone, not about a deleted post. (With `users` and
+   * `posts` joined to the sender and the post.)
    */
-  function visible(viewerId: number, now: Date): SQL {
-    return and(
-      eq(notifications.userId, viewerId),
-      lte(notifications.updatedAt, now),
-      or(
-        isNull(notifications.fromUserId),
-        and(
-          isNull(users.deletedAt),
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(blocks)
-              .where(
-                or(
-                  and(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, notifications.fromUserId)),
-                  and(eq(blocks.blockerId, notifications.fromUserId), eq(blocks.blockedId, viewerId)),
-                ),
+  const visible: SQL = and(
+    eq(notifications.userId, viewer),
+    lte(notifications.updatedAt, now),
+    or(
+      isNull(notifications.fromUserId),
+      and(
+        isNull(users.deletedAt),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(blocks)
+            .where(
+              or(
+                and(eq(blocks.blockerId, viewer), eq(blocks.blockedId, notifications.fromUserId)),
+                and(eq(blocks.blockerId, notifications.fromUserId), eq(blocks.blockedId, viewer)),
               ),
-          ),
+            ),
         ),
       ),
-      or(isNull(notifications.postId), isNull(posts.deletedAt)),
-    )!;
-  }
+    ),
+    or(isNull(notifications.postId), isNull(posts.deletedAt)),
+  )!;
 
-  async function readMark(viewerId: number): Promise<Date | null> {
-    const [row] = await db.select({ readAt: users.notificationsReadAt }).from(users).where(eq(users.id, viewerId)).limit(1);
-    return row?.readAt ?? null;
-  }
+  /** A walk down the viewer's visible notifications, newest first, `where` narrowing it; at most `rows`. */
+  const walk = (where: SQL | undefined, rows: number | Placeholder) =>
+    db
+      .select({ id: notifications.id, updatedAt: notifications.updatedAt })
+      .from(notifications)
+      .leftJoin(users, eq(users.id, notifications.fromUserId))
+      .leftJoin(posts, eq(posts.id, notifications.postId))
+      .where(and(visible, where))
+      .orderBy(desc(notifications.updatedAt), desc(notifications.id))
+      .limit(rows);
+  const older = sql`(${notifications.updatedAt}, ${notifications.id}) < (${sql.placeholder('afterAt')}::timestamptz, ${sql.placeholder('afterId')}::int)`;
 
   /**
    * Unread notifications, counted up to UNREAD_COUNT_CAP (the badge shows "99+" beyond 99): the
    * walk down the viewer's index stops there, so a creator with half a million notifications
    * costs what one with a hundred does.
    */
-  async function unreadCount(viewerId: number, readAt: Date | null, now: Date): Promise<number> {
-    const unread = db
-      .select({ one: sql`1` })
-      .from(notifications)
-      .leftJoin(users, eq(users.id, notifications.fromUserId))
-      .leftJoin(posts, eq(posts.id, notifications.postId))
-      .where(and(visible(viewerId, now), readAt === null ? undefined : gt(notifications.updatedAt, readAt)))
-      .orderBy(desc(notifications.updatedAt), desc(notifications.id))
-      .limit(UNREAD_COUNT_CAP)
-      .as('unread');
-    const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(unread);
+  async function unreadCount(viewerId: number, at: Date): Promise<number> {
+    const [row] = await preparedStatement(db, 'notifications:unread', () =>
+      db.select({ count: sql<number>`count(*)::int` }).from(walk(gt(notifications.updatedAt, readMark), UNREAD_COUNT_CAP).as('unread')),
+    ).execute({ viewer: viewerId, now: at.toISOString() });
     return row?.count ?? 0;
   }
 
@@ -191,66 +195,64 @@ export function createNotificationService(ctx: AppContext) {
    * — reading the rows it skips and shows and no others. A page after one this node served starts
    * where that one ended (`cursors`) instead of counting its offset again.
    */
-  async function pageIds(request: NotificationsRequest, now: Date): Promise<{ id: number; updatedAt: Date }[]> {
-    const key = `${request.viewerId}|${request.types?.join(',') ?? '*'}|${request.limit}`;
-    const after = request.offset > 0 ? cursors.get(`${key}|${request.offset}`) : undefined;
-    const offset = after === undefined ? request.offset : 0;
-    const older = after === undefined ? undefined : sql`(${notifications.updatedAt}, ${notifications.id}) < (${after.updatedAt.toISOString()}::timestamptz, ${after.id}::int)`;
-    const walk = (type: SQL | undefined, rows: number) =>
-      db
-        .select({ id: notifications.id, updatedAt: notifications.updatedAt })
-        .from(notifications)
-        .leftJoin(users, eq(users.id, notifications.fromUserId))
-        .leftJoin(posts, eq(posts.id, notifications.postId))
-        .where(and(visible(request.viewerId, now), type, older))
-        .orderBy(desc(notifications.updatedAt), desc(notifications.id))
-        .limit(rows);
-    let rows: { id: number; updatedAt: Date }[];
-    if (request.types === null) {
-      rows = await walk(undefined, request.limit).offset(offset);
-    } else {
-      const lists = rowsOf<{ id: number; updated_at: string | Date }>(
-        await db.execute(sql`select n.id, n.updated_at from unnest(${`{${request.types.join(',')}}`}::text[]) as asked(type)
-          cross join lateral (${walk(sql`${notifications.type} = asked.type`, offset + request.limit)}) n
-          order by n.updated_at desc, n.id desc limit ${request.limit} offset ${offset}`),
-      );
-      rows = lists.map((row) => ({ id: row.id, updatedAt: new Date(row.updated_at) }));
-    }
-    const last = rows.at(-1);
-    if (last !== undefined && rows.length === request.limit) cursors.set(`${key}|${request.offset + rows.length}`, last);
-    return rows;
+  async function pageIds(request: NotificationsRequest, at: Date): Promise<{ id: number; updatedAt: Date }[]> {
+    const list = `${request.viewerId}|${request.types?.join(',') ?? '*'}|${request.limit}`;
+    const after = cursors.after(list, request.offset);
+    const values = {
+      viewer: request.viewerId,
+      now: at.toISOString(),
+      limit: request.limit,
+      offset: after === undefined ? request.offset : 0,
+      reach: (after === undefined ? request.offset : 0) + request.limit,
+      ...(after === undefined ? {} : { afterAt: after.updatedAt.toISOString(), afterId: after.id }),
+      ...(request.types === null ? {} : { types: `{${request.types.join(',')}}` }),
+    };
+    const variant = `${request.types === null ? 'all' : 'types'}:${after === undefined ? 'offset' : 'after'}`;
+    const keyset = after === undefined ? undefined : older;
+    const rows: { id: number; updatedAt: Date | string }[] = await preparedStatement(db, `notifications:page:${variant}`, () => {
+      if (request.types === null) return walk(keyset, sql.placeholder('limit')).offset(sql.placeholder('offset'));
+      const merged = sql`(select n.id, n.updated_at from unnest(${sql.placeholder('types')}::text[]) as asked(type)
+        cross join lateral (${walk(and(sql`${notifications.type} = asked.type`, keyset), sql.placeholder('reach'))}) n
+        order by n.updated_at desc, n.id desc limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page`;
+      return db.select({ id: sql<number>`page.id`, updatedAt: sql<Date | string>`page.updated_at` }).from(merged);
+    }).execute(values);
+    const page = rows.map((row) => ({ id: row.id, updatedAt: new Date(row.updatedAt) }));
+    cursors.served(list, request.offset, request.limit, page.length, page.at(-1));
+    return page;
   }
 
   return {
     async page(request: NotificationsRequest): Promise<NotificationPage> {
-      const now = new Date();
-      const readAt = await readMark(request.viewerId);
-      const ids = await pageIds(request, now);
+      const at = new Date();
+      const ids = await pageIds(request, at);
       const rows =
         ids.length === 0
           ? []
-          : await db
-              .select({
-                id: notifications.id,
-                type: notifications.type,
-                updatedAt: notifications.updatedAt,
-                giftId: notifications.giftId,
-                postId: notifications.postId,
-                commentId: notifications.commentId,
-                mediaId: notifications.mediaId,
-                count: notifications.count,
-                fromUser: profileColumns,
-              })
-              .from(notifications)
-              .leftJoin(users, eq(users.id, notifications.fromUserId))
-              .leftJoin(media, eq(media.id, users.avatarMediaId))
-              .where(inArray(notifications.id, ids.map((row) => row.id)))
-              .orderBy(desc(notifications.updatedAt), desc(notifications.id));
-      const nowMs = now.getTime();
+          : await preparedStatement(db, 'notifications:rows', () =>
+              db
+                .select({
+                  id: notifications.id,
+                  type: notifications.type,
+                  updatedAt: notifications.updatedAt,
+                  giftId: notifications.giftId,
+                  postId: notifications.postId,
+                  commentId: notifications.commentId,
+                  mediaId: notifications.mediaId,
+                  count: notifications.count,
+                  unread: sql<boolean>`${notifications.updatedAt} > ${readMark}`,
+                  fromUser: profileColumns,
+                })
+                .from(notifications)
+                .leftJoin(users, eq(users.id, notifications.fromUserId))
+                .leftJoin(media, eq(media.id, users.avatarMediaId))
+                .where(sql`${notifications.id} = any(${sql.placeholder('ids')}::int[])`)
+                .orderBy(desc(notifications.updatedAt), desc(notifications.id)),
+            ).execute({ viewer: request.viewerId, ids: `{${ids.map((row) => row.id).join(',')}}` });
+      const nowMs = at.getTime();
       const list: Notification[] = rows.map((row) => ({
         id: row.id,
         type: row.type as NotificationType,
-        createdDate: row.updatedAt.getTime(),
+        createdDate: new Date(row.updatedAt).getTime(),
         // A notification without a sender (platform news) has a row of nulls from the left join.
         fromUser: row.fromUser === null || row.fromUser.id === null ? null : toPublicProfile(row.fromUser as ProfileRow, nowMs),
         giftId: row.giftId,
@@ -258,9 +260,9 @@ export function createNotificationService(ctx: AppContext) {
         commentId: row.commentId,
         mediaId: row.mediaId,
         count: row.count,
-        unread: readAt === null || row.updatedAt.getTime() > readAt.getTime(),
+        unread: row.unread,
       }));
-      return { notifications: list, unreadCount: await unreadCount(request.viewerId, readAt, now) };
+      return { notifications: list, unreadCount: await unreadCount(request.viewerId, at) };
     },
 
     /** Everything up to now counts as read (the `notificationsRead` of SPEC §7). */
@@ -271,8 +273,7 @@ export function createNotificationService(ctx: AppContext) {
     },
 
     async counts(viewerId: number): Promise<Counts> {
-      const now = new Date();
-      const [notificationsCount, chat] = await Promise.all([readMark(viewerId).then((readAt) => unreadCount(viewerId, readAt, now)), chatCounts(db, viewerId)]);
+      const [notificationsCount, chat] = await Promise.all([unreadCount(viewerId, new Date()), chatCounts(db, viewerId)]);
       return { notifications: notificationsCount, ...chat };
     },
   };

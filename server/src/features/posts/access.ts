@@ -10,7 +10,7 @@ import type { Writer } from '../notifications/service';
  */
 
 /** True when the viewer and the user in column `other` are in a block, whichever blocked whom. */
-export function blockedWith(viewerId: number, other: SQLWrapper): SQL {
+export function blockedWith(viewerId: number | SQLWrapper, other: SQLWrapper): SQL {
   return sql`exists(select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
 }
 

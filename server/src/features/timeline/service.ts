@@ -5,6 +5,7 @@ import { isValidHashtag } from '../../../../lib/sdk/rules/hashtag';
 import type { AppContext } from '../../context';
 import { follows, media, mediaUnlocks, postHashtags, postMedia, posts, users } from '../../db/schema';
 import { errors } from '../../errors';
+import { PageCursors } from '../../http/page-cursors';
 import { TtlCache } from '../../http/ttl-cache';
 import { loadPosts, loadPostsOf } from '../posts/views';
 import { profileColumns } from '../users/service';
@@ -51,31 +52,64 @@ export function visiblePosts(
 ): Promise<Post[]> {
   const hide = viewerId !== null && (list.hideFromViewer ?? true);
   const before = page.before !== null;
-  return loadPostsOf(
-    ctx,
-    `${list.key}:${hide ? 'hide' : 'all'}:${before ? 'before' : 'newest'}`,
-    () =>
-      ctx.db
-        .select({ id: posts.id })
-        .from(posts)
-        .innerJoin(users, eq(users.id, posts.userId))
-        .where(
-          and(
-            publishedPost,
-            activeUser,
-            hide ? visibleTo(sql.placeholder('viewer'), posts.userId) : undefined,
-            before ? sql`${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : undefined,
-            ...(list.where?.() ?? []),
-          ),
-        )
-        .orderBy(...newestFirst)
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset'))
-        .getSQL(),
-    { ...list.values, limit: page.limit, offset: page.offset, ...(before ? { before: page.before!.toISOString() } : {}) },
-    viewerId,
-    { named: list.named ?? true },
+  const name = `${list.key}:${hide ? 'hide' : 'all'}:${before ? 'before' : 'newest'}`;
+  return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
+    loadPostsOf(
+      ctx,
+      `${name}${after === undefined ? '' : ':after'}`,
+      () =>
+        ctx.db
+          .select({ id: posts.id })
+          .from(posts)
+          .innerJoin(users, eq(users.id, posts.userId))
+          .where(
+            and(
+              publishedPost,
+              activeUser,
+              hide ? visibleTo(sql.placeholder('viewer'), posts.userId) : undefined,
+              before ? sql`${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : undefined,
+              after === undefined ? undefined : afterPost,
+              ...(list.where?.() ?? []),
+            ),
+          )
+          .orderBy(...newestFirst)
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .getSQL(),
+      {
+        ...list.values,
+        limit: page.limit,
+        offset: after === undefined ? page.offset : 0,
+        ...(before ? { before: page.before!.toISOString() } : {}),
+        ...(after === undefined ? {} : { after }),
+      },
+      viewerId,
+      { named: list.named ?? true },
+    ),
   );
+}
+
+/** Posts after the one in the `after` placeholder, in the lists' order (newest first). */
+const afterPost = sql`(${posts.publishedAt}, ${posts.id}) < (select p.published_at, p.id from ${posts} p where p.id = ${sql.placeholder('after')})`;
+
+const postCursors = new WeakMap<AppContext, PageCursors<number>>();
+
+/**
+ * A page of an offset-paged list of posts (`list` names it with everything that shapes it): after
+ * the last post of the page before when this node served that one (http/page-cursors.ts), else
+ * by offset. A cursor whose post is gone gives no rows; the offset then answers.
+ */
+async function pagedPosts(ctx: AppContext, list: string, page: Page, read: (after: number | undefined) => Promise<Post[]>): Promise<Post[]> {
+  let cursors = postCursors.get(ctx);
+  if (cursors === undefined) {
+    cursors = new PageCursors<number>();
+    postCursors.set(ctx, cursors);
+  }
+  const after = cursors.after(`${list}|${page.limit}`, page.offset);
+  let rows = await read(after);
+  if (after !== undefined && rows.length === 0) rows = await read(undefined);
+  cursors.served(`${list}|${page.limit}`, page.offset, page.limit, rows.length, rows.at(-1)?.id);
+  return rows;
 }
 
 export function createTimelineService(ctx: AppContext) {
@@ -154,31 +188,35 @@ export function createTimelineService(ctx: AppContext) {
         );
       }
       const before = page.before !== null;
-      return loadPostsOf(
-        ctx,
-        `private-merge:${before ? 'before' : 'newest'}`,
-        () => sql`
-        select recent.id from unnest(
-          array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}) || ${sql.placeholder('viewer')}::int
-        ) as author(id)
-        join ${users} on ${users.id} = author.id
-        cross join lateral (
-          select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
-          where ${posts.userId} = author.id and ${publishedPost}
-            ${before ? sql`and ${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : sql``}
-          order by ${sql.join(newestFirst, sql`, `)}
-          limit ${sql.placeholder('reach')}
-        ) recent
-        where ${and(activeUser, visibleTo(sql.placeholder('viewer'), users.id))}
-        order by recent.published_at desc, recent.id desc
-        limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
-        {
-          reach: page.offset + page.limit,
-          limit: page.limit,
-          offset: page.offset,
-          ...(before ? { before: page.before!.toISOString() } : {}),
-        },
-        viewerId,
+      return pagedPosts(ctx, `private-merge|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
+        loadPostsOf(
+          ctx,
+          `private-merge:${before ? 'before' : 'newest'}${after === undefined ? '' : ':after'}`,
+          () => sql`
+            select recent.id from unnest(
+              array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}) || ${sql.placeholder('viewer')}::int
+            ) as author(id)
+            join ${users} on ${users.id} = author.id
+            cross join lateral (
+              select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
+              where ${posts.userId} = author.id and ${publishedPost}
+                ${before ? sql`and ${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : sql``}
+                ${after === undefined ? sql`` : sql`and ${afterPost}`}
+              order by ${sql.join(newestFirst, sql`, `)}
+              limit ${sql.placeholder('reach')}
+            ) recent
+            where ${and(activeUser, visibleTo(sql.placeholder('viewer'), users.id))}
+            order by recent.published_at desc, recent.id desc
+            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
+          {
+            reach: (after === undefined ? page.offset : 0) + page.limit,
+            limit: page.limit,
+            offset: after === undefined ? page.offset : 0,
+            ...(before ? { before: page.before!.toISOString() } : {}),
+            ...(after === undefined ? {} : { after }),
+          },
+          viewerId,
+        ),
       );
     },
 
