@@ -395,8 +395,10 @@ export function createChatService(ctx: AppContext) {
     page: { limit: number; offset: number },
   ): Promise<Conversation[]> {
     const viewerId = viewer.id;
-    // One prepared statement per shape of the request: planning it cost more than running it.
-    const shape = 'partnerId' in which ? 'one' : `list:${which.archived ? 'all' : 'live'}:${which.q === null ? 'any' : 'q'}`;
+    // One prepared statement per shape of the request (planning it cost more than running it),
+    // and for each page size: a plan made for an unknown limit sorts the whole list. A page
+    // after the first is planned for its offset each time.
+    const shape = 'partnerId' in which ? 'one' : `list:${which.archived ? 'all' : 'live'}:${which.q === null ? 'any' : 'q'}:${page.limit}:${page.offset > 0 ? 'deep' : 'first'}`;
     const rows = await preparedStatement(db, `chat:conversations:${shape}`, () => {
       const me = sql.placeholder('viewer');
       const pattern = sql.placeholder('pattern');
@@ -408,45 +410,51 @@ export function createChatService(ctx: AppContext) {
               which.archived ? undefined : eq(chatConversations.archived, false),
               which.q === null ? undefined : sql`(lower(${users.username}) like ${pattern} escape '\\' or lower(${users.displayName}) like ${pattern} escape '\\')`,
             );
+      const columns = {
+        partner: profileColumns,
+        // Drizzle reads a left-joined object as missing when its first column is null: each
+        // starts with a column that is never null in a row that exists.
+        mine: {
+          userId: chatConversations.userId,
+          lastReadAt: chatConversations.lastReadAt,
+          archived: chatConversations.archived,
+          agreedPrice: chatConversations.agreedPrice,
+          customPrice: chatConversations.customPrice,
+          sumPrice: chatConversations.sumPrice,
+          lastMessageId: chatConversations.lastMessageId,
+          lastSuspectedAt: chatConversations.lastSuspectedAt,
+        },
+        theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
+        // A call entry counts only when the call was missed (docs/calls.md "In the chat").
+        // Counted up to UNREAD_COUNT_CAP (the list shows "99+"), walking the pair's index from the read mark.
+        unread: sql<number>`(select count(*)::int from (select 1 from ${chatMessages} m
+          where m.low_user_id = least(${me}::int, ${users.id}) and m.high_user_id = greatest(${me}::int, ${users.id})
+            and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
+            and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed'))
+          limit ${UNREAD_COUNT_CAP}) u)`,
+        lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
+          where m.sender_id = ${me} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
+          order by m.receiver_reacted_at desc limit 1)`,
+      };
+      const shown = and(isNull(users.deletedAt), sql`not ${blockedWith(me, users.id)}`, where);
+      const mine = and(eq(chatConversations.userId, me), eq(chatConversations.partnerId, users.id));
+      const theirs = and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, me));
+      if ('partnerId' in which) {
+        return db.select(columns).from(users).leftJoin(media, eq(media.id, users.avatarMediaId)).leftJoin(chatConversations, mine).leftJoin(partnerSide, theirs).where(shown).limit(1);
+      }
+      // The list walks its index (chat_conversations_list_idx) from the newest and stops at the page.
       return db
-        .select({
-          partner: profileColumns,
-          // Drizzle reads a left-joined object as missing when its first column is null: each
-          // starts with a column that is never null in a row that exists.
-          mine: {
-            userId: chatConversations.userId,
-            lastReadAt: chatConversations.lastReadAt,
-            archived: chatConversations.archived,
-            agreedPrice: chatConversations.agreedPrice,
-            customPrice: chatConversations.customPrice,
-            sumPrice: chatConversations.sumPrice,
-            lastMessageId: chatConversations.lastMessageId,
-            lastSuspectedAt: chatConversations.lastSuspectedAt,
-          },
-          theirs: { userId: partnerSide.userId, lastReadAt: partnerSide.lastReadAt, customPrice: partnerSide.customPrice },
-          // A call entry counts only when the call was missed (docs/calls.md "In the chat").
-          // Counted up to UNREAD_COUNT_CAP (the list shows "99+"), walking the pair's index from the read mark.
-          unread: sql<number>`(select count(*)::int from (select 1 from ${chatMessages} m
-            where m.low_user_id = least(${me}::int, ${users.id}) and m.high_user_id = greatest(${me}::int, ${users.id})
-              and m.sender_id = ${users.id} and m.created_at > coalesce(${chatConversations.lastReadAt}, ${never})
-              and (m.call_id is null or exists (select 1 from ${calls} c where c.id = m.call_id and c.state = 'missed'))
-            limit ${UNREAD_COUNT_CAP}) u)`,
-          lastReactionId: sql<number | null>`(select m.id from ${chatMessages} m
-            where m.sender_id = ${me} and m.receiver_id = ${users.id} and m.receiver_reacted_at > coalesce(${chatConversations.lastReadAt}, ${never})
-            order by m.receiver_reacted_at desc limit 1)`,
-        })
-        .from(users)
+        .select(columns)
+        .from(chatConversations)
+        .innerJoin(users, mine)
         .leftJoin(media, eq(media.id, users.avatarMediaId))
-        .leftJoin(chatConversations, and(eq(chatConversations.userId, me), eq(chatConversations.partnerId, users.id)))
-        .leftJoin(partnerSide, and(eq(partnerSide.userId, users.id), eq(partnerSide.partnerId, me)))
-        .where(and(isNull(users.deletedAt), sql`not ${blockedWith(me, users.id)}`, where))
-        // The list's index order (chat_conversations_list_idx): a page is read off it, not sorted.
+        .leftJoin(partnerSide, theirs)
+        .where(shown)
         .orderBy(desc(chatConversations.lastMessageAt), desc(chatConversations.partnerId))
-        .limit(sql.placeholder('limit'))
+        .limit(page.limit)
         .offset(sql.placeholder('offset'));
-    }).execute({
+    }, page.offset === 0).execute({
       viewer: viewerId,
-      limit: page.limit,
       offset: page.offset,
       ...('partnerId' in which ? { partner: which.partnerId } : which.q === null ? {} : { pattern: containsPattern(which.q) }),
     });

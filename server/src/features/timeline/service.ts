@@ -56,7 +56,7 @@ export function visiblePosts(
   return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
     loadPostsOf(
       ctx,
-      `${name}${after === undefined ? '' : ':after'}`,
+      `${name}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}`,
       () =>
         ctx.db
           .select({ id: posts.id })
@@ -84,7 +84,9 @@ export function visiblePosts(
         ...(after === undefined ? {} : { after }),
       },
       viewerId,
-      { named: list.named ?? true },
+      // A page counted from an offset is planned for that offset: a plan made once for every
+      // offset reads the whole list to skip an unknown number of posts.
+      { named: (list.named ?? true) && (after !== undefined || page.offset === 0) },
     ),
   );
 }
@@ -191,7 +193,7 @@ export function createTimelineService(ctx: AppContext) {
       return pagedPosts(ctx, `private-merge|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
         loadPostsOf(
           ctx,
-          `private-merge:${before ? 'before' : 'newest'}${after === undefined ? '' : ':after'}`,
+          `private-merge:${before ? 'before' : 'newest'}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}`,
           () => sql`
             select recent.id from unnest(
               array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}) || ${sql.placeholder('viewer')}::int
@@ -216,6 +218,7 @@ export function createTimelineService(ctx: AppContext) {
             ...(after === undefined ? {} : { after }),
           },
           viewerId,
+          { named: after !== undefined || page.offset === 0 },
         ),
       );
     },
