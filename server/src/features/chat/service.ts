@@ -442,7 +442,8 @@ export function createChatService(ctx: AppContext) {
       if ('partnerId' in which) {
         return db.select(columns).from(users).leftJoin(media, eq(media.id, users.avatarMediaId)).leftJoin(chatConversations, mine).leftJoin(partnerSide, theirs).where(shown).limit(1);
       }
-      // The list walks its index (chat_conversations_list_idx) from the newest and stops at the page.
+      // The list walks its index (chat_conversations_list_idx, in its very order: `desc nulls
+      // last`, see docs/performance.md) from the newest and stops at the page.
       return db
         .select(columns)
         .from(chatConversations)
@@ -450,7 +451,7 @@ export function createChatService(ctx: AppContext) {
         .leftJoin(media, eq(media.id, users.avatarMediaId))
         .leftJoin(partnerSide, theirs)
         .where(shown)
-        .orderBy(desc(chatConversations.lastMessageAt), desc(chatConversations.partnerId))
+        .orderBy(sql`${chatConversations.lastMessageAt} desc nulls last`, sql`${chatConversations.partnerId} desc nulls last`)
         .limit(page.limit)
         .offset(sql.placeholder('offset'));
     }, page.offset === 0).execute({

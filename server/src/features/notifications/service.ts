@@ -132,6 +132,8 @@ export function createNotificationService(ctx: AppContext) {
   const { db } = ctx;
   const cursors = new PageCursors<{ id: number; updatedAt: Date }>();
 
+  /** The lists' index order (`desc nulls last`, as the indexes are built: docs/performance.md). */
+  const newestNotificationsFirst = [sql`${notifications.updatedAt} desc nulls last`, sql`${notifications.id} desc nulls last`];
   const viewer = sql.placeholder('viewer');
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   /** The viewer's read mark, in the statement that needs it: notifications after it are unread. */
@@ -173,7 +175,7 @@ export function createNotificationService(ctx: AppContext) {
       .leftJoin(users, eq(users.id, notifications.fromUserId))
       .leftJoin(posts, eq(posts.id, notifications.postId))
       .where(and(visible, where))
-      .orderBy(desc(notifications.updatedAt), desc(notifications.id))
+      .orderBy(...newestNotificationsFirst)
       .limit(rows);
   const older = sql`(${notifications.updatedAt}, ${notifications.id}) < (${sql.placeholder('afterAt')}::timestamptz, ${sql.placeholder('afterId')}::int)`;
 
@@ -246,7 +248,7 @@ export function createNotificationService(ctx: AppContext) {
                 .leftJoin(users, eq(users.id, notifications.fromUserId))
                 .leftJoin(media, eq(media.id, users.avatarMediaId))
                 .where(sql`${notifications.id} = any(${sql.placeholder('ids')}::int[])`)
-                .orderBy(desc(notifications.updatedAt), desc(notifications.id)),
+                .orderBy(...newestNotificationsFirst),
             ).execute({ viewer: request.viewerId, ids: `{${ids.map((row) => row.id).join(',')}}` });
       const nowMs = at.getTime();
       const list: Notification[] = rows.map((row) => ({

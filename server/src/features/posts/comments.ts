@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Comment, CreateCommentBody } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
 import { commentLikes, commentReports, comments, media, posts, users } from '../../db/schema';
@@ -130,7 +130,7 @@ export function createCommentService(ctx: AppContext) {
         viewerId,
         and(eq(comments.postId, postId), isNull(comments.parentId), ts === undefined ? undefined : lt(comments.createdAt, new Date(ts))),
       )
-        .orderBy(desc(comments.createdAt), desc(comments.id))
+        .orderBy(sql`${comments.createdAt} desc nulls last`, sql`${comments.id} desc nulls last`)
         .limit(limit);
       const replies = await firstReplies(
         viewerId,
