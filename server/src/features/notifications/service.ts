@@ -209,7 +209,10 @@ export function createNotificationService(ctx: AppContext) {
       ...(after === undefined ? {} : { afterAt: after.updatedAt.toISOString(), afterId: after.id }),
       ...(request.types === null ? {} : { types: `{${request.types.join(',')}}` }),
     };
-    const variant = `${request.types === null ? 'all' : 'types'}:${after === undefined ? 'offset' : 'after'}`;
+    // A page counted from an offset is planned for that offset (an unnamed statement): a plan
+    // made once for every offset would read the whole list to skip it.
+    const counted = after === undefined && request.offset > 0;
+    const variant = `${request.types === null ? 'all' : 'types'}:${after === undefined ? (counted ? 'deep' : 'first') : 'after'}`;
     const keyset = after === undefined ? undefined : older;
     const rows: { id: number; updatedAt: Date | string }[] = await preparedStatement(db, `notifications:page:${variant}`, () => {
       if (request.types === null) return walk(keyset, sql.placeholder('limit')).offset(sql.placeholder('offset'));
@@ -217,7 +220,7 @@ export function createNotificationService(ctx: AppContext) {
         cross join lateral (${walk(and(sql`${notifications.type} = asked.type`, keyset), sql.placeholder('reach'))}) n
         order by n.updated_at desc, n.id desc limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page`;
       return db.select({ id: sql<number>`page.id`, updatedAt: sql<Date | string>`page.updated_at` }).from(merged);
-    }).execute(values);
+    }, !counted).execute(values);
     const page = rows.map((row) => ({ id: row.id, updatedAt: new Date(row.updatedAt) }));
     cursors.served(list, request.offset, request.limit, page.length, page.at(-1));
     return page;
