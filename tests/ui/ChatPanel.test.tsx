@@ -10,6 +10,7 @@ import { fundWallet, walletOf } from '../support/money';
 import { chatPicture } from '../server/support-chat';
 import { renderWith, violationsIn } from './support/auth';
 import { startRealServer } from './support/realServer';
+import { chatMessages } from '../../server/src/db/schema';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -292,6 +293,24 @@ describe('ConversationList and ChatPriceBadge against the real server', { timeou
     await user.click(screen.getByRole('button', { name: `Archive the conversation with ${nameOf(bob)}` }));
     expect(await screen.findByText('The conversation was archived.')).toBeInTheDocument();
     expect(screen.getAllByRole('link')).toHaveLength(1);
+  });
+
+  it('shows a conversation with more than 99 unread as 99+, and says so in English and Czech', async () => {
+    const lucy = await creator(0);
+    const fan = await person();
+    await online(fan);
+    const first = await say(fan, lucy.account.id, 'one');
+    const sent = first.items.value.at(-1)!.sendDt;
+    // A hundred more from the same fan; the server counts no further than 100.
+    await server.app.fanstage.db
+      .insert(chatMessages)
+      .values(Array.from({ length: 100 }, (_, i) => ({ msgId: `many-${i}`, senderId: fan.account.id, receiverId: lucy.account.id, text: `more ${i}`, createdAt: new Date(sent + (i + 1) * 1000) })));
+    const english = renderWith(lucy.fanstage, <ConversationList />);
+    const row = await screen.findByRole('link', { name: /More than 99 unread messages$/ });
+    expect(within(row).getByText('99+')).toBeInTheDocument();
+    english.unmount();
+    renderWith(lucy.fanstage, <ConversationList />, 'cs');
+    expect(within(await screen.findByRole('link', { name: /Více než 99 nepřečtených zpráv$/ })).getByText('99+')).toBeInTheDocument();
   });
 
   it('lets a seller price one fan’s messages from the badge, and the fan then sees that price', async () => {
