@@ -46,7 +46,12 @@ async function main(): Promise<number> {
   const where = config.databaseUrl === undefined ? `PGlite at ${path.join(config.dataDir, 'db')}` : config.databaseUrl === 'memory://' ? 'an empty in-memory PGlite' : `PostgreSQL at ${redact(config.databaseUrl)}`;
   let handle;
   try {
-    handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    handle = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      namedStatements: config.databaseNamedStatements,
+      ...(config.databaseDirectUrl === undefined ? {} : { directUrl: config.databaseDirectUrl }),
+    });
   } catch (error) {
     process.stderr.write(`Could not open ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

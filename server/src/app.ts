@@ -131,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    namedStatements: config.databaseNamedStatements,
+    ...(config.databaseDirectUrl === undefined ? {} : { directUrl: config.databaseDirectUrl }),
     onConnectionError: (error) => app.log.warn({ code: (error as { code?: unknown }).code, reason: error.message }, 'database connection lost; the pool replaces it'),
   });
   app.addHook('onClose', async () => {

@@ -18,6 +18,23 @@ export interface Config {
    * or `undefined` for PGlite files under `${dataDir}/db`.
    */
   databaseUrl: string | undefined;
+  /**
+   * How the PostgreSQL server is reached (DATABASE_POOLING, docs/server.md "A pooled
+   * PostgreSQL"): `session` when each connection is the server's own (direct, or a pooler in
+   * session mode), `transaction` behind a pooler that lends a server connection for one
+   * transaction at a time (PgBouncer's transaction mode, Supabase's port 6543, Neon's
+   * `-pooler` hosts — detected from the address when not set).
+   */
+  databasePooling: 'session' | 'transaction';
+  /**
+   * Whether statements are prepared under names PostgreSQL keeps per connection: on by default
+   * with session pooling, off behind a transaction pooler, where the next transaction may run
+   * on a connection that has another statement of that name or none (DATABASE_PREPARED_STATEMENTS=on
+   * for PgBouncer 1.21 or later with `max_prepared_statements`, which keeps them itself).
+   */
+  databaseNamedStatements: boolean;
+  /** DATABASE_DIRECT_URL: a connection to the server itself, not the pooler, for migrations. */
+  databaseDirectUrl: string | undefined;
   redisUrl: string | undefined;
   /**
    * The address the public reaches this server at, without a trailing slash. When PUBLIC_URL
@@ -207,6 +224,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !/^(postgres(ql)?:\/\/|memory:\/\/$)/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, or be memory:// (got "${databaseUrl}").`);
   }
+  const databaseDirectUrl = nonEmpty(env.DATABASE_DIRECT_URL);
+  if (databaseDirectUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseDirectUrl)) {
+    throw new ConfigError(`DATABASE_DIRECT_URL must start with postgres:// or postgresql:// (got "${databaseDirectUrl}").`);
+  }
+  const poolingSetting = nonEmpty(env.DATABASE_POOLING)?.toLowerCase();
+  if (poolingSetting !== undefined && poolingSetting !== 'session' && poolingSetting !== 'transaction') {
+    throw new ConfigError(`DATABASE_POOLING must be session or transaction (got "${env.DATABASE_POOLING}").`);
+  }
+  const databasePooling = poolingSetting ?? detectPooling(databaseUrl);
+  const databaseNamedStatements = flag(env, 'DATABASE_PREPARED_STATEMENTS', databasePooling === 'session');
   const redisUrl = nonEmpty(env.REDIS_URL);
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}").`);
@@ -246,6 +273,9 @@ export function loadConfig(env: Env = process.env): Config {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     dataDir,
     databaseUrl,
+    databasePooling,
+    databaseNamedStatements,
+    databaseDirectUrl,
     redisUrl,
     publicUrl,
     publicUrlFromEnv: nonEmpty(env.PUBLIC_URL) !== undefined,
@@ -405,6 +435,25 @@ function supportEmail(env: Env, publicUrl: string): string {
   if (raw === undefined) return `support@${new URL(publicUrl).hostname}`;
   if (raw.length > 254 || !/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new ConfigError(`SUPPORT_EMAIL must be an e-mail address such as support@fanstage.example (got "${raw}").`);
   return raw;
+}
+
+/**
+ * The pooling a database address tells of by itself: Prisma's `pgbouncer=true`, Neon's pooled
+ * hosts (`ep-…-pooler.…`), Supabase's pooler in transaction mode (port 6543). Anything else is
+ * taken to be a connection of its own; DATABASE_POOLING says otherwise.
+ */
+export function detectPooling(databaseUrl: string | undefined): 'session' | 'transaction' {
+  if (databaseUrl === undefined || !/^postgres(ql)?:\/\//.test(databaseUrl)) return 'session';
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return 'session';
+  }
+  if (url.searchParams.get('pgbouncer') === 'true') return 'transaction';
+  if (/-pooler\./.test(url.hostname)) return 'transaction';
+  if (url.hostname.endsWith('.pooler.supabase.com') && url.port === '6543') return 'transaction';
+  return 'session';
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

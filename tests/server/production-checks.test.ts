@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { developmentToolsExist, loadConfig, sandboxesRun } from '../../server/src/config';
+import { ConfigError, detectPooling, developmentToolsExist, loadConfig, sandboxesRun } from '../../server/src/config';
 import { cardProcessorNames } from '../../server/src/features/payments/processors';
 import { identityProviderNames } from '../../server/src/features/partner/identity';
 import { isLoopbackUrl, productionChecks } from '../../server/src/production-checks';
@@ -111,5 +111,41 @@ describe('what runs where', () => {
   it('knows a loopback address', () => {
     for (const url of ['http://localhost:8080', 'http://127.0.0.1:9', 'http://127.1.2.3', 'http://[::1]:8080', 'http://app.localhost']) expect(isLoopbackUrl(url), url).toBe(true);
     for (const url of ['https://fanstage.example', 'http://10.0.0.5', 'http://localhost.example.com', 'http://127.0.0.1.example.com', 'not a url']) expect(isLoopbackUrl(url), url).toBe(false);
+  });
+});
+
+describe('a pooled database', () => {
+  it('knows a transaction pooler from its address, and is told otherwise by DATABASE_POOLING', () => {
+    for (const url of [
+      'postgres://app@db.internal:6432/fanstage?pgbouncer=true',
+      'postgresql://app@ep-cool-river-123456-pooler.eu-central-1.aws.neon.tech/fanstage?sslmode=require',
+      'postgres://postgres.abc@aws-0-eu-central-1.pooler.supabase.com:6543/postgres',
+    ]) expect(detectPooling(url), url).toBe('transaction');
+    for (const url of [
+      undefined,
+      'memory://',
+      'postgres://postgres@127.0.0.1:5432/postgres',
+      'postgres://postgres.abc@aws-0-eu-central-1.pooler.supabase.com:5432/postgres',
+      'postgres://app@ep-cool-river-123456.eu-central-1.aws.neon.tech/fanstage',
+      'postgres://app@db.internal/fanstage?pgbouncer=false',
+    ]) expect(detectPooling(url), String(url)).toBe('session');
+
+    const direct = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    expect([direct.databasePooling, direct.databaseNamedStatements, direct.databaseDirectUrl]).toEqual(['session', true, undefined]);
+    const told = loadConfig({ DATABASE_URL: 'postgres://app@127.0.0.1:6432/fanstage', DATABASE_POOLING: 'Transaction' });
+    expect([told.databasePooling, told.databaseNamedStatements]).toEqual(['transaction', false]);
+    const detected = loadConfig({ DATABASE_URL: 'postgres://app@db:6432/fanstage?pgbouncer=true', DATABASE_DIRECT_URL: 'postgres://app@db:5432/fanstage' });
+    expect([detected.databasePooling, detected.databaseNamedStatements, detected.databaseDirectUrl]).toEqual(['transaction', false, 'postgres://app@db:5432/fanstage']);
+    // PgBouncer 1.21 and later keep prepared statements themselves (max_prepared_statements).
+    const keeping = loadConfig({ DATABASE_URL: 'postgres://app@db:6432/fanstage?pgbouncer=true', DATABASE_PREPARED_STATEMENTS: 'on' });
+    expect([keeping.databasePooling, keeping.databaseNamedStatements]).toEqual(['transaction', true]);
+    const session = loadConfig({ DATABASE_URL: 'postgres://app@db:6432/fanstage?pgbouncer=true', DATABASE_POOLING: 'session' });
+    expect([session.databasePooling, session.databaseNamedStatements]).toEqual(['session', true]);
+  });
+
+  it('refuses a pooling it does not know and a direct address that is not PostgreSQL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app@db/fanstage', DATABASE_POOLING: 'statement' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app@db/fanstage', DATABASE_POOLING: 'statement' })).toThrow(/DATABASE_POOLING must be session or transaction/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://app@db/fanstage', DATABASE_DIRECT_URL: 'mysql://app@db/fanstage' })).toThrow(/DATABASE_DIRECT_URL must start with postgres:\/\//);
   });
 });

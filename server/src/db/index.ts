@@ -7,7 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { isDatabaseUnavailable } from './availability';
@@ -76,9 +76,55 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 
 /**
  * Any fixed number works as long as every node uses the same one: it serialises migrations
- * and seeding when several nodes start against one PostgreSQL server at the same time.
+ * when several nodes start against one PostgreSQL server at the same time.
  */
 export const startupLockKey = 722_061_001;
+
+/**
+ * Brings a PostgreSQL database up to date in one transaction that holds a transaction-scoped
+ * advisory lock: the second of two nodes starting together waits, then finds nothing to do.
+ * A session lock would not hold behind a transaction pooler (the lock and the unlock can reach
+ * different server connections, or the lock outlive the node on one the pooler keeps). The
+ * bookkeeping is Drizzle's own (`drizzle.__drizzle_migrations`, each file's SHA-256 and its
+ * journal time), so databases migrated by `drizzle-kit migrate` or an earlier server go on.
+ */
+async function migratePostgres(client: pg.ClientBase): Promise<void> {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  await client.query('begin');
+  try {
+    await client.query('select pg_advisory_xact_lock($1)', [startupLockKey]);
+    await client.query('create schema if not exists drizzle');
+    await client.query('create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)');
+    const last = await client.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1');
+    const appliedUntil = last.rows[0] === undefined ? -Infinity : Number(last.rows[0].created_at);
+    for (const migration of migrations) {
+      if (migration.folderMillis <= appliedUntil) continue;
+      for (const statement of migration.sql) await client.query(statement);
+      await client.query('insert into drizzle.__drizzle_migrations (hash, created_at) values ($1, $2)', [migration.hash, migration.folderMillis]);
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A connection that sends every statement unnamed, for a transaction pooler: PostgreSQL keeps a
+ * named statement on the server connection that parsed it, and behind the pooler the next
+ * query may run on another one, which has it not (`prepared statement … does not exist`) or
+ * has another of that name (`… already exists`). Unnamed, each is parsed where it runs.
+ */
+class UnnamedStatementClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config] = args;
+    if (config !== null && typeof config === 'object' && 'name' in config && typeof (config as { submit?: unknown }).submit !== 'function') {
+      const { name: _name, ...unnamed } = config as { name?: string };
+      args[0] = unnamed;
+    }
+    return (super.query as (...values: unknown[]) => never)(...args);
+  }
+}
 
 /**
  * The files of an in-memory database with every migration applied, made once per process.
@@ -116,6 +162,10 @@ export async function openDatabase(options: {
   dataDir: string;
   /** Told of every connection that broke; the process goes on (the default ignores them). */
   onConnectionError?: (error: Error) => void;
+  /** Statements prepared under names (default true); false behind a transaction pooler (Config.databaseNamedStatements). */
+  namedStatements?: boolean;
+  /** Where migrations run, when `databaseUrl` is a pooler (Config.databaseDirectUrl). */
+  directUrl?: string;
 }): Promise<DatabaseHandle> {
   const { databaseUrl, dataDir } = options;
   if (databaseUrl === undefined || databaseUrl === 'memory://') {
@@ -143,6 +193,7 @@ export async function openDatabase(options: {
 
   const pool = new pg.Pool({
     connectionString: databaseUrl,
+    ...(options.namedStatements === false ? { Client: UnnamedStatementClient } : {}),
     max: 10,
     // While the server cannot be reached a request waits this long for a connection, then answers 503.
     connectionTimeoutMillis: 3_000,
@@ -157,24 +208,32 @@ export async function openDatabase(options: {
   const report = options.onConnectionError ?? (() => {});
   pool.on('error', (error) => report(error));
   pool.on('connect', (client) => client.on('error', (error) => report(error)));
+  const migrationUrl = options.directUrl ?? databaseUrl;
   try {
-    const client = await pool.connect();
-    try {
-      await client.query('select pg_advisory_lock($1)', [startupLockKey]);
+    if (options.directUrl === undefined) {
+      const client = await pool.connect();
       try {
-        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+        await migratePostgres(client);
       } finally {
-        await client.query('select pg_advisory_unlock($1)', [startupLockKey]);
+        client.release();
       }
-    } finally {
-      client.release();
+    } else {
+      const client = new pg.Client({ connectionString: options.directUrl, connectionTimeoutMillis: 3_000 });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await migratePostgres(client);
+      } finally {
+        await client.end();
+      }
     }
   } catch (error) {
     await pool.end();
     if (!isDatabaseUnavailable(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
+    const variable = options.directUrl === undefined ? 'DATABASE_URL' : 'DATABASE_DIRECT_URL';
     throw new DatabaseStartError(
-      `PostgreSQL at ${describeUrl(databaseUrl)} cannot be reached (${reason}). Start it, or point DATABASE_URL at a server that runs; ` +
+      `PostgreSQL at ${describeUrl(migrationUrl)} cannot be reached (${reason}). Start it, or point ${variable} at a server that runs; ` +
         'under a process supervisor the server is simply started again (docs/server.md).',
       { cause: error },
     );
