@@ -9,6 +9,7 @@ import { apiCaller } from '../support/inject';
 import { fundWallet } from '../support/money';
 import { createPaymentService } from '../../server/src/features/payments/service';
 import { applyProcessorEvent } from '../../server/src/features/payments/orders';
+import { sql } from '../support/db';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -139,6 +140,21 @@ describe('connecting to /ws/', () => {
     expect(await connect(null)).toMatchObject({ refused: { code: 4401 } });
     expect(await connect(`${fan.accessToken.slice(0, -4)}abcd`)).toMatchObject({ refused: { code: 4401 } });
     expect(await connect('not-a-token')).toMatchObject({ refused: { code: 4401 } });
+  });
+
+  it('closes with 1013, never 4401, when the account cannot be read for a fault of the server’s, and greets once it can', async () => {
+    const fan = await createAccount(app);
+    // A real database error that is not an outage (the column a sign-in reads is not there):
+    // the token is good, so the client must not be told to refresh it and end its session.
+    await app.fanstage.db.execute(sql`alter table users rename column banned_at to banned_at_away`);
+    try {
+      expect(await connect(fan.accessToken)).toEqual({ refused: { code: 1013, reason: 'service-unavailable' } });
+    } finally {
+      await app.fanstage.db.execute(sql`alter table users rename column banned_at_away to banned_at`);
+    }
+    const outcome = await connect(fan.accessToken);
+    expect(outcome).toMatchObject({ hello: { type: 'hello', userId: fan.id } });
+    if ('client' in outcome) outcome.client.close();
   });
 
   it('refuses a page of a foreign origin with 403 and accepts clients without an origin', async () => {

@@ -401,15 +401,17 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     const source = sourceOfHeaders(config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
     const token = url.searchParams.get('token');
     let verified: Awaited<ReturnType<SocketAuthenticator>> = null;
-    // The account could not be read: the token may be fine, so it is not refused (a refresh
-    // would fail alike, and end the session); the client comes back later instead.
+    // The account could not be read — the database is away, or answered an error of ours: the
+    // token may be fine, so it is not refused (a refresh would fail alike, and end the
+    // session); the client comes back later instead.
     let unavailable = false;
     if (token !== null && token !== '') {
       try {
         verified = await authenticate!(token);
       } catch (error) {
         verified = null;
-        unavailable = isDatabaseUnavailable(error);
+        unavailable = true;
+        if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'realtime: a socket could not be authenticated');
       }
     }
     if (!source.platform && verified !== null && verified.origin !== source.origin) {
