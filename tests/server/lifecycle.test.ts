@@ -84,10 +84,13 @@ describe('closing', () => {
 });
 
 describe('server/src/main.ts', () => {
-  it('starts from environment variables, serves, and exits 0 on SIGTERM', async () => {
+  // Through `npm start`, as a supervisor runs it: npm passes SIGTERM to its child only, so the
+  // server stops only if the script's shell gave way to it (package.json's `exec`) and
+  // scripts/start.mjs passes the signal on. `--no-build`: the API is all this test reads.
+  it('starts from environment variables under npm start, serves, and exits 0 on a SIGTERM to npm', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'fanstage-main-'));
     const root = path.resolve(import.meta.dirname, '..', '..');
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--', '--no-build'], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: 'memory://', LOG_LEVEL: 'info', NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +117,8 @@ describe('server/src/main.ts', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output).toContain('shutting down');
+      // Nothing is left serving once npm has gone.
+      await expect(fetch(`${address}/papi/health/live`)).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
