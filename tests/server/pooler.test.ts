@@ -52,7 +52,7 @@ describe.skipIf(!runnable)('behind PgBouncer in transaction pooling (PostgreSQL,
     // through the pooler, the second on a direct connection (DATABASE_DIRECT_URL), as managed
     // databases advise; both seed the demo through the pooler.
     nodes = await Promise.all(
-      [{}, { DATABASE_DIRECT_URL: databaseUrl }].map((direct) =>
+      ([{}, { DATABASE_DIRECT_URL: databaseUrl }] as Record<string, string>[]).map((direct) =>
         startTestServer({ databaseUrl: bouncer.pooled(databaseUrl), jwtSecret, redisUrl, env: { DATABASE_POOLING: 'transaction', ...direct } }),
       ),
     );
