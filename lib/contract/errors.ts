@@ -65,6 +65,7 @@ export const ErrorKeys = [
   'invalid-price',
   'media-locked',
   'media-processing-unavailable',
+  'storage-full',
   // money
   'noMoney',
   'idempotency-conflict',

@@ -15,6 +15,7 @@ import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
 import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
+import { guardStorage } from './media/storage-failures';
 import { DiskStorage, openS3Storage, type MediaStorage } from './media/storage';
 import { createUnlockKeys } from './media/unlock-keys';
 import { API_VERSION, answerFrameworkError, registerHttpConventions } from './http/hooks';
@@ -138,7 +139,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await database.close();
   });
-  const storage: MediaStorage = config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media'));
+  // A full disk or an unreachable store answers 507 or 503, not 500 (media/storage-failures.ts).
+  const storage: MediaStorage = guardStorage(config.s3 ? await openS3Storage(config.s3) : new DiskStorage(path.join(config.dataDir, 'media')), app.log);
   // The websocket server and the cross-node bus (Redis when REDIS_URL is set).
   const realtime = createRealtime(config, app.log, options.realtime);
   app.addHook('onClose', async () => realtime.close());

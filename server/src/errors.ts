@@ -61,6 +61,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'invalid-price': 400,
   'media-locked': 403,
   'media-processing-unavailable': 503,
+  'storage-full': 507,
   'noMoney': 402,
   'idempotency-conflict': 409,
   'price-changed': 409,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -183,6 +183,77 @@ describe('POST /api/media with pictures', () => {
     // 3200 is a chat-media step, not a post-media one.
     expect((await createMedia(seller, photo, { price: 3200 })).json.statusText).toBe('invalid-price');
     expect((await createMedia(seller, photo, { price: 3200, purpose: 'chat' })).json.body[0]).toMatchObject({ mediaPrice: 3200, mediaStatus: 3 });
+  });
+});
+
+/**
+ * A real full disk: a tmpfs of 2 MB mounted over the server's media folder and filled to the
+ * last byte (root only, as CI runs; mount(8) refuses anyone else).
+ */
+const canMount = process.platform === 'linux' && process.getuid?.() === 0;
+
+describe.skipIf(!canMount)('when the media disk is full', () => {
+  let mediaDir = '';
+  const filler = () => path.join(mediaDir, 'filler');
+  /** Fills what the disk has left, to the last block. */
+  const fill = async () => {
+    const handle = await open(filler(), 'a');
+    try {
+      for (;;) await handle.write(Buffer.alloc(64 * 1024, 1));
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      await handle.close();
+    }
+  };
+  /** Every file the store holds besides the filler, half-written temporary ones included. */
+  const stored = async () =>
+    (await readdir(mediaDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name !== 'filler')
+      .map((entry) => path.relative(mediaDir, path.join(entry.parentPath, entry.name)));
+
+  beforeAll(async () => {
+    mediaDir = path.join(server.dataDir, 'media');
+    await mkdir(mediaDir, { recursive: true });
+    await run('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'fanstage-test-media', mediaDir]);
+  });
+  afterAll(async () => {
+    if (mediaDir !== '') await run('umount', [mediaDir]).catch(() => {});
+  });
+
+  it('answers 507 storage-full to an upload and to its processing, keeps nothing half-written, and works again once there is room', async () => {
+    const creator = await createAccount(app);
+    const uploadsOf = () => app.fanstage.db.select().from(mediaUploads).where(eq(mediaUploads.ownerId, creator.id));
+    const mediaOf = () => app.fanstage.db.select().from(media).where(eq(media.ownerId, creator.id));
+
+    // The upload itself finds no room: refused whole, no row, no partial file.
+    await fill();
+    const refused = await upload(creator, photo, 'photo.jpg', 'image/jpeg');
+    expect(refused).toEqual({ status: 507, json: { statusCode: -1, statusText: 'storage-full' } });
+    expect(await uploadsOf()).toEqual([]);
+    expect(await stored()).toEqual([]);
+
+    // Room again: the same upload is taken.
+    await rm(filler());
+    const uploaded = await upload(creator, photo, 'photo.jpg', 'image/jpeg');
+    expect(uploaded.status).toBe(200);
+    const fileName = uploaded.json.body.fileName as string;
+
+    // Its variants find no room: no media row, nothing of them stored, the upload still the creator's.
+    await fill();
+    const failed = await call('POST', '/api/media', creator, { fileNames: [fileName] });
+    expect([failed.status, failed.json]).toEqual([507, { statusCode: -1, statusText: 'storage-full' }]);
+    expect(await mediaOf()).toEqual([]);
+    expect((await uploadsOf()).map((row) => row.fileName)).toEqual([fileName]);
+    expect(await stored()).toEqual([uploadKey(fileName)]);
+
+    // Room again: the same call makes the media, and the upload is used up.
+    await rm(filler());
+    const made = await call('POST', '/api/media', creator, { fileNames: [fileName] });
+    expect(made.json.statusCode).toBe(2);
+    expect(made.json.body[0].mediaStatus).toBe(3);
+    expect(await mediaOf()).toHaveLength(1);
+    expect(await uploadsOf()).toEqual([]);
   });
 });
 

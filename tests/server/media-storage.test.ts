@@ -10,6 +10,8 @@ import { S3Storage, objectContentType, objectKeyOf } from '../../server/src/medi
 import { mediaKeys, servedKey, videoContainerOf } from '../../server/src/media/pipeline';
 import { mediaPriceProblem, needsUnlockKey, parseRange } from '../../server/src/features/media/domain';
 import { ConfigError, loadConfig } from '../../server/src/config';
+import { guardStorage, storageFailureAnswer, storageFailureOf } from '../../server/src/media/storage-failures';
+import type { FastifyBaseLogger } from 'fastify';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,8 +23,9 @@ async function text(stream: Readable): Promise<string> {
  * The handful of S3 calls the storage makes (PUT, copy, GET with Range, HEAD, DELETE), path
  * style and without checking signatures: enough to see the requests are the right ones.
  */
-function fakeS3(): { server: Server; objects: Map<string, { body: Buffer; type: string | undefined }> } {
+function fakeS3(): { server: Server; objects: Map<string, { body: Buffer; type: string | undefined }>; full: { now: boolean } } {
   const objects = new Map<string, { body: Buffer; type: string | undefined }>();
+  const full = { now: false };
   const missing = (response: ServerResponse, head = false) => {
     response.writeHead(404, { 'content-type': 'application/xml' });
     response.end(head ? undefined : '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
@@ -33,6 +36,11 @@ function fakeS3(): { server: Server; objects: Map<string, { body: Buffer; type: 
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const object = objects.get(key);
+      if (request.method === 'PUT' && full.now) {
+        // What MinIO answers when its disks are full.
+        response.writeHead(507, { 'content-type': 'application/xml' });
+        return response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold.</Message></Error>');
+      }
       switch (request.method) {
         case 'PUT': {
           const source = request.headers['x-amz-copy-source'];
@@ -72,7 +80,7 @@ function fakeS3(): { server: Server; objects: Map<string, { body: Buffer; type: 
       }
     });
   });
-  return { server, objects };
+  return { server, objects, full };
 }
 
 let folder: string;
@@ -135,6 +143,43 @@ describe.each([
     const storage = storageOf();
     expect(await storage.open('../etc/passwd')).toBeNull();
     expect(await storage.exists('a/b/c.webp')).toBe(false);
+  });
+});
+
+describe('a store that fails', () => {
+  const logged: string[] = [];
+  const log = { error: (_fields: unknown, message: string) => void logged.push(message) } as unknown as FastifyBaseLogger;
+
+  it('answers storage-full (507) for a full disk or a full S3, service-unavailable (503, Retry-After) for an S3 that cannot be reached', async () => {
+    s3.full.now = true;
+    try {
+      await expect(guardStorage(s3Storage, log).put('uploads/full', Buffer.from('x'))).rejects.toMatchObject({ key: 'storage-full', httpStatus: 507 });
+    } finally {
+      s3.full.now = false;
+    }
+    expect(s3.objects.has('fanstage/uploads/full')).toBe(false);
+
+    const away = new S3Storage({ bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9', accessKeyId: 'test', secretAccessKey: 'test-secret', forcePathStyle: true, prefix: '' });
+    try {
+      await expect(guardStorage(away, log).put('uploads/away', Buffer.from('x'))).rejects.toMatchObject({ key: 'service-unavailable', httpStatus: 503, retryAfter: 5 });
+      await expect(guardStorage(away, log).open('uploads/away')).rejects.toMatchObject({ key: 'service-unavailable' });
+    } finally {
+      away.client.destroy();
+    }
+    expect(logged).toEqual(['media storage is full', 'media storage unreachable', 'media storage unreachable']);
+
+    // A disk out of space or over its quota, however deep in the causes; anything else is not the store's.
+    expect(storageFailureOf(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))).toBe('full');
+    expect(storageFailureOf(new Error('copy failed', { cause: Object.assign(new Error('quota'), { code: 'EDQUOT' }) }))).toBe('full');
+    expect(storageFailureOf(new TypeError('undefined is not a function'))).toBeNull();
+    expect(storageFailureAnswer(Object.assign(new Error('denied'), { code: 'EACCES' }))).toBeNull();
+  });
+
+  it('keeps what it was told of a missing file', async () => {
+    const guarded = guardStorage(new DiskStorage(path.join(folder, 'guarded')), log);
+    expect(await guarded.open('uploads/none')).toBeNull();
+    expect(await guarded.size('uploads/none')).toBeNull();
+    await guarded.delete('uploads/none');
   });
 });
 

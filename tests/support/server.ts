@@ -15,6 +15,8 @@ export interface TestServer {
   baseUrl: string;
   /** The database it runs on (`memory://` for PGlite); another server may share it via `databaseUrl`. */
   databaseUrl: string;
+  /** Its DATA_DIR (media under `media/`), removed on close. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       app: started,
       baseUrl: `http://127.0.0.1:${port}`,
       databaseUrl,
+      dataDir,
       async close() {
         if (closed) return;
         closed = true;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, retryAfterSeconds } from '../db/availability';
 import { AppError, keyForHttpStatus, httpStatusOf } from '../errors';
+import { storageFailureOf } from '../media/storage-failures';
 import { failure } from './envelope';
 import { pickLanguage, type ApiLanguage } from './language';
 import { registerInputBounds } from './input-bounds';
@@ -81,6 +82,11 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const key = keyForHttpStatus(status);
       return reply.code(status === httpStatusOf[key] ? status : 400).send(failure(key));
+    }
+    // The scratch disk full under a write of ours (an upload streamed to a temporary file).
+    if (storageFailureOf(error) === 'full') {
+      request.log.error({ code: (error as { code?: unknown }).code, reason: error.message }, 'disk full');
+      return reply.code(httpStatusOf['storage-full']).send(failure('storage-full'));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send(failure('internal-error'));

@@ -390,9 +390,11 @@ export async function processVoice(file: string, workDir: string): Promise<Proce
   return { mediaType: 'voice', format: voiceFormat, width: 0, height: 0, aspectRatio: 1, dominantColor: '#808080', duration, files: [{ file: output, format: voiceFormat }] };
 }
 
-async function storeProcessed(storage: MediaStorage, hash: string, processed: ProcessedMedia): Promise<void> {
+/** Stores the files of a processed media, naming in `stored` each key as it is written. */
+async function storeProcessed(storage: MediaStorage, hash: string, processed: ProcessedMedia, stored: string[]): Promise<void> {
   for (const f of processed.files) {
     const key = mediaKey(hash, f.format, f.variant);
+    stored.push(key);
     if (f.file !== undefined) await storage.putFile(key, f.file);
     else if (f.data !== undefined) await storage.put(key, f.data);
   }
@@ -437,10 +439,11 @@ async function createMedia(
     })
     .returning({ id: media.id });
   const id = row!.id;
+  const stored: string[] = [];
   const workDir = await mkdtemp(path.join(tmpdir(), 'fanstage-media-'));
   try {
     const processed = await process(workDir);
-    await storeProcessed(ctx.storage, hash, processed);
+    await storeProcessed(ctx.storage, hash, processed, stored);
     const [done] = await ctx.db
       .update(media)
       .set({
@@ -461,7 +464,9 @@ async function createMedia(
       const [rejected] = await ctx.db.update(media).set({ status: 4, rejectReason: error.reason }).where(eq(media.id, id)).returning();
       return rejected!;
     }
+    // Whatever was stored of it goes with the row: nothing half-written stays behind.
     await ctx.db.delete(media).where(eq(media.id, id));
+    for (const key of stored) await ctx.storage.delete(key).catch(() => {});
     throw error;
   } finally {
     await rm(workDir, { recursive: true, force: true });

@@ -65,20 +65,28 @@ export class DiskStorage implements MediaStorage {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed so a reader never sees half a file.
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, file);
+    await this.write(key, (temporary) => writeFile(temporary, data));
   }
 
   async putFile(key: string, source: string): Promise<void> {
+    await this.write(key, (temporary) => copyFile(source, temporary));
+  }
+
+  /**
+   * Written aside and renamed, so a reader never sees half a file; a write that fails (the
+   * disk full mid-way) leaves nothing behind, not even its partial copy.
+   */
+  private async write(key: string, into: (temporary: string) => Promise<void>): Promise<void> {
     const file = this.file(key);
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await copyFile(source, temporary);
-    await rename(temporary, file);
+    try {
+      await into(temporary);
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => {});
+      throw error;
+    }
   }
 
   async open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number } | null> {

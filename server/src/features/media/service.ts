@@ -55,6 +55,15 @@ export function createMediaService(ctx: AppContext) {
   // Sweeping rides on uploads (at most hourly per node), so an idle server does no work.
   let lastSweep = 0;
 
+  /** Removes the media a creation made and gives the viewer back the uploads it claimed. */
+  async function undoCreate(made: MediaRow[], claimedUploads: (typeof mediaUploads.$inferSelect)[]): Promise<void> {
+    for (const row of made) {
+      await db.delete(media).where(eq(media.id, row.id));
+      for (const key of mediaKeys(row.hash, row.format, row.mediaType)) await ctx.storage.delete(key);
+    }
+    if (claimedUploads.length > 0) await db.insert(mediaUploads).values(claimedUploads).onConflictDoNothing();
+  }
+
   async function isSeller(userId: number): Promise<boolean> {
     const [row] = await db.select({ isSeller: users.isSeller }).from(users).where(eq(users.id, userId)).limit(1);
     return row?.isSeller ?? false;
@@ -145,29 +154,45 @@ export function createMediaService(ctx: AppContext) {
       if (owned.length !== fileNames.length) throw new AppError('upload-not-found');
 
       const views: MediaView[] = [];
-      for (const fileName of fileNames) {
-        // Claimed by deleting its row, so two requests never process one upload twice.
-        const claimed = await db
-          .delete(mediaUploads)
-          .where(and(eq(mediaUploads.fileName, fileName), eq(mediaUploads.ownerId, viewer.id)))
-          .returning({ fileName: mediaUploads.fileName });
-        if (claimed.length === 0) throw new AppError('upload-not-found');
-        const workDir = await mkdtemp(path.join(tmpdir(), 'fanstage-create-'));
-        try {
-          const local = path.join(workDir, 'upload');
-          if (!(await downloadTo(ctx.storage, uploadKey(fileName), local))) throw new AppError('upload-not-found');
-          const row = await createMediaFromFile(ctx, viewer.id, local, {
-            price,
-            purpose,
-            exemptLowRes: viewer.level >= 100,
-            unsupported: body.unsupported ?? false,
-          });
-          views.push(toMediaView(row, viewer.id, false, ctx.unlockKeys));
-        } finally {
-          await rm(workDir, { recursive: true, force: true });
-          await ctx.storage.delete(uploadKey(fileName));
+      const claimedUploads: (typeof mediaUploads.$inferSelect)[] = [];
+      const made: MediaRow[] = [];
+      try {
+        for (const fileName of fileNames) {
+          // Claimed by deleting its row, so two requests never process one upload twice.
+          const [claimed] = await db
+            .delete(mediaUploads)
+            .where(and(eq(mediaUploads.fileName, fileName), eq(mediaUploads.ownerId, viewer.id)))
+            .returning();
+          if (claimed === undefined) throw new AppError('upload-not-found');
+          claimedUploads.push(claimed);
+          const workDir = await mkdtemp(path.join(tmpdir(), 'fanstage-create-'));
+          try {
+            const local = path.join(workDir, 'upload');
+            if (!(await downloadTo(ctx.storage, uploadKey(fileName), local))) throw new AppError('upload-not-found');
+            const row = await createMediaFromFile(ctx, viewer.id, local, {
+              price,
+              purpose,
+              exemptLowRes: viewer.level >= 100,
+              unsupported: body.unsupported ?? false,
+            });
+            made.push(row);
+            views.push(toMediaView(row, viewer.id, false, ctx.unlockKeys));
+          } finally {
+            await rm(workDir, { recursive: true, force: true });
+          }
         }
+      } catch (error) {
+        // The store or the scratch disk full, or the store away, part-way through: the call is
+        // undone whole — the media it made go, the uploads are the viewer's again — so the same
+        // call succeeds once the store recovers.
+        if (error instanceof AppError && (error.key === 'storage-full' || error.key === 'service-unavailable')) {
+          await undoCreate(made, claimedUploads).catch((undoError: unknown) => ctx.log.error({ err: undoError }, 'media: a failed creation could not be undone'));
+          throw error;
+        }
+        for (const upload of claimedUploads) await ctx.storage.delete(uploadKey(upload.fileName));
+        throw error;
       }
+      for (const upload of claimedUploads) await ctx.storage.delete(uploadKey(upload.fileName));
       const firstAccepted = views.find((view) => view.mediaStatus !== 4);
       if (firstAccepted === undefined) throw new AppError(views[0]!.rejectReason ?? 'format', { body: { media: views } });
       return views;
