@@ -213,7 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerHealthRoutes(app, database);
   registerReleaseRoutes(app, ctx);
-  await registerAuth(app, ctx);
+  await registerAuth(app, ctx, jobs);
   const oauthProviders = createOAuthProviders(ctx);
   registerOAuthRoutes(app, ctx, oauthProviders, jobs);
   registerSettingsRoutes(app, ctx, oauthProviders.list());

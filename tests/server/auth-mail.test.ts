@@ -8,10 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import { mailOutbox } from '../../server/src/db/schema';
+import { createStoppedClock, type Clock } from '../../server/src/clock';
+import { MAIL_OUTBOX_JOB, mailRetryDelaysMs } from '../../server/src/mail';
+import { eq } from '../support/db';
 import { createAccount } from '../support/accounts';
 
 /** A minimal SMTP server: enough of RFC 5321 for one plain delivery, recording what it got. */
-function startSmtp(): Promise<{ server: Server; port: number; messages: string[] }> {
+function startSmtp(port = 0): Promise<{ server: Server; port: number; messages: string[] }> {
   const messages: string[] = [];
   const server = createServer((socket) => {
     let buffer = '';
@@ -42,7 +45,7 @@ function startSmtp(): Promise<{ server: Server; port: number; messages: string[]
       }
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, messages })));
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, messages })));
 }
 
 let app: FastifyInstance | undefined;
@@ -57,10 +60,10 @@ afterEach(async () => {
   smtp = undefined;
 });
 
-async function appWith(env: Record<string, string>) {
+async function appWith(env: Record<string, string>, clock?: Clock) {
   dataDir = await mkdtemp(path.join(tmpdir(), 'fanstage-auth-mail-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: 'memory://', DATA_DIR: dataDir, ...env });
-  app = await buildApp({ config, seed: false });
+  app = await buildApp({ config, seed: false, ...(clock ? { clock } : {}) });
   return app;
 }
 
@@ -88,15 +91,54 @@ describe('mail through SMTP', () => {
     expect(mail.messages[0]).toContain('https://fans.example/action/');
   });
 
-  it('records a delivery failure on the row and still answers the request', async () => {
+  it('keeps a reset mail asked while the mail server is down, and sends it once when it is back', async () => {
+    // A port that refuses connections now, where the mail server will listen again.
+    const first = await startSmtp();
+    await new Promise<void>((resolve) => first.server.close(() => resolve()));
+    const clock = createStoppedClock();
+    const instance = await appWith({ SMTP_URL: `smtp://127.0.0.1:${first.port}` }, clock);
+    const account = await createAccount(instance);
+    const response = await instance.inject({ method: 'POST', url: '/papi/login/reset', payload: { email: account.email } });
+    expect(response.json()).toEqual({ statusCode: 1 });
+    const [failed] = await outbox(instance, (r) => r.some((row) => row.template === 'reset-password' && row.error !== null)).then((rows) => rows.filter((row) => row.template === 'reset-password'));
+    expect(failed).toMatchObject({ sentAt: null, attempts: 1 });
+    expect(failed?.error).toMatch(/ECONNREFUSED|connect/i);
+    // Tried again after the first delay, not before.
+    expect(failed?.nextAttemptAt?.getTime()).toBe(clock.now().getTime() + mailRetryDelaysMs[0]!);
+    expect(await instance.fanstage.jobs.runNow(MAIL_OUTBOX_JOB)).toBe(0);
+
+    const mail = await startSmtp(first.port);
+    smtp = mail.server;
+    clock.advance(mailRetryDelaysMs[0]!);
+    expect(await instance.fanstage.jobs.runNow(MAIL_OUTBOX_JOB)).toBe(1);
+    const [sent] = (await instance.fanstage.db.select().from(mailOutbox).where(eq(mailOutbox.id, failed!.id)));
+    expect(sent).toMatchObject({ attempts: 2, error: null, nextAttemptAt: null });
+    expect(sent?.sentAt).not.toBeNull();
+    expect(mail.messages).toHaveLength(1);
+    expect(mail.messages[0]).toMatch(new RegExp(`^To: ${account.email.replace(/[.]/g, '\\.')}`, 'm'));
+    expect(mail.messages[0]).toContain('/reset-password/');
+    // Sent is sent: later runs send it no more.
+    clock.advance(mailRetryDelaysMs.at(-1)!);
+    expect(await instance.fanstage.jobs.runNow(MAIL_OUTBOX_JOB)).toBe(0);
+    expect(mail.messages).toHaveLength(1);
+  });
+
+  it('gives a mail up after its last attempt, keeping the error', async () => {
     const closed = await startSmtp();
     await new Promise<void>((resolve) => closed.server.close(() => resolve()));
-    const instance = await appWith({ SMTP_URL: `smtp://127.0.0.1:${closed.port}` });
-    const response = await instance.inject({ method: 'POST', url: '/papi/signup', payload: { email: 'smtp.down@example.com', password: 'smtp password' } });
-    expect(response.json()).toEqual({ statusCode: 1 });
-    const rows = await outbox(instance, (r) => r[0]?.error != null);
-    expect(rows[0]?.sentAt).toBeNull();
-    expect(rows[0]?.error).toMatch(/ECONNREFUSED|connect/i);
+    const clock = createStoppedClock();
+    const instance = await appWith({ SMTP_URL: `smtp://127.0.0.1:${closed.port}` }, clock);
+    await instance.inject({ method: 'POST', url: '/papi/signup', payload: { email: 'smtp.down@example.com', password: 'smtp password' } });
+    await outbox(instance, (r) => r[0]?.attempts === 1);
+    for (const delay of mailRetryDelaysMs) {
+      clock.advance(delay);
+      expect(await instance.fanstage.jobs.runNow(MAIL_OUTBOX_JOB)).toBe(1);
+    }
+    const [row] = await instance.fanstage.db.select().from(mailOutbox);
+    expect(row).toMatchObject({ sentAt: null, attempts: mailRetryDelaysMs.length + 1, nextAttemptAt: null });
+    expect(row?.error).toMatch(/ECONNREFUSED|connect/i);
+    clock.advance(24 * 3_600_000);
+    expect(await instance.fanstage.jobs.runNow(MAIL_OUTBOX_JOB)).toBe(0);
   });
 });
 

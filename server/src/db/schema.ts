@@ -619,9 +619,19 @@ export const mailOutbox = pgTable(
     language: text('language').notNull().default('en'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The last delivery attempt's failure, kept after a later one succeeds only until then. */
     error: text('error'),
+    /** Where answers go (a contact message: the sender's address). */
+    replyTo: text('reply_to'),
+    /** Delivery attempts through SMTP so far. */
+    attempts: integer('attempts').notNull().default(0),
+    /**
+     * When the next delivery attempt is due: null once sent, given up, or when there is no SMTP
+     * server to send through (the development mailbox). A node sending it holds it a minute ahead.
+     */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
   },
-  (t) => [index('mail_outbox_created_idx').on(t.createdAt)],
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt), index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.nextAttemptAt} is not null`)],
 );
 
 /** Who follows whom (relation type 1 in SPEC §7 relations lists). */

@@ -2,8 +2,11 @@ import type { AppContext } from '../context';
 import type { Database } from '../db';
 import { createMailer, type Mailer } from './mailer';
 
-export type { Mailer, MailRequest } from './mailer';
-export { createMailer } from './mailer';
+export type { Mailer, MailRequest, OutboxMailer } from './mailer';
+export { createMailer, mailRetryDelaysMs } from './mailer';
+
+/** The job that sends the outbox's due mails (jobs.runNow in tests). */
+export const MAIL_OUTBOX_JOB = 'mail-outbox';
 
 // Keyed by the database handle, which the app's context and every copy of it share.
 const mailers = new WeakMap<Database, Mailer>();

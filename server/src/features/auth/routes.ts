@@ -25,7 +25,8 @@ import { ok, withBody } from '../../http/envelope';
 import { createDetached } from '../../http/detached';
 import { hit } from '../../http/throttle';
 import { creatorsListing, platformOnly, sourceOf } from '../../http/origins';
-import { createMailer, setMailer } from '../../mail';
+import { createMailer, MAIL_OUTBOX_JOB, setMailer } from '../../mail';
+import type { Jobs } from '../../jobs';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { authenticate, requireLevel, viewerOf } from './guard';
@@ -56,10 +57,13 @@ import {
  * signup, login, refresh, logout, reset, action, admin-block and embed sign-in routes.
  * Called once from buildApp, before any route that uses the guard.
  */
-export async function registerAuth(app: App, ctx: AppContext): Promise<void> {
+export async function registerAuth(app: App, ctx: AppContext, jobs: Jobs): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('viewer', null);
-  setMailer(ctx, createMailer(ctx, app.log));
+  const mailer = createMailer(ctx, app.log);
+  setMailer(ctx, mailer);
+  // Mails whose first attempt failed (the SMTP server away) are tried again from the outbox.
+  jobs.add({ name: MAIL_OUTBOX_JOB, everyMs: 15_000, run: () => mailer.deliverDue() });
   registerAuthRoutes(app, ctx);
   // Every node prunes; the deletes are idempotent, so overlapping runs do no harm.
   const prune = setInterval(() => {
