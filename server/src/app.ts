@@ -31,6 +31,7 @@ import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
+import { passwordHashing } from './features/auth/hashing';
 import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
 import { registerContactRoutes } from './features/contact/routes';
@@ -213,6 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerHealthRoutes(app, database);
   registerReleaseRoutes(app, ctx);
+  passwordHashing.configure(config.passwordHashing);
   await registerAuth(app, ctx, jobs);
   const oauthProviders = createOAuthProviders(ctx);
   registerOAuthRoutes(app, ctx, oauthProviders, jobs);

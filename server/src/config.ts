@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,12 @@ export interface Config {
   /** DATABASE_DIRECT_URL: a connection to the server itself, not the pooler, for migrations. */
   databaseDirectUrl: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * Password hashes run at once (PASSWORD_HASH_CONCURRENCY, default one core fewer than the
+   * machine has, at least one) and wait in line beyond them (PASSWORD_HASH_QUEUE, default 64);
+   * a request beyond the line is answered 503 with Retry-After (features/auth/hashing.ts).
+   */
+  passwordHashing: { concurrency: number; queue: number };
   /**
    * The address the public reaches this server at, without a trailing slash. When PUBLIC_URL
    * is not set it follows the port actually listened on (PORT=0 picks a free one).
@@ -235,6 +242,11 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePooling = poolingSetting ?? detectPooling(databaseUrl);
   const databaseNamedStatements = flag(env, 'DATABASE_PREPARED_STATEMENTS', databasePooling === 'session');
   const redisUrl = nonEmpty(env.REDIS_URL);
+  const hashingDefaults = defaultHashingLimits();
+  const passwordHashing = {
+    concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', hashingDefaults.concurrency, 1, 64),
+    queue: integer(env, 'PASSWORD_HASH_QUEUE', hashingDefaults.queue, 0, 100_000),
+  };
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}").`);
   }
@@ -277,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseNamedStatements,
     databaseDirectUrl,
     redisUrl,
+    passwordHashing,
     publicUrl,
     publicUrlFromEnv: nonEmpty(env.PUBLIC_URL) !== undefined,
     priceSalt: integer(env, 'PRICE_SALT', 12500, 1, 1_000_000),
@@ -435,6 +448,11 @@ function supportEmail(env: Env, publicUrl: string): string {
   if (raw === undefined) return `support@${new URL(publicUrl).hostname}`;
   if (raw.length > 254 || !/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new ConfigError(`SUPPORT_EMAIL must be an e-mail address such as support@fanstage.example (got "${raw}").`);
   return raw;
+}
+
+/** Password hashes at once (one core fewer than the machine has, at least one) and in line beyond them. */
+export function defaultHashingLimits(): { concurrency: number; queue: number } {
+  return { concurrency: Math.max(1, availableParallelism() - 1), queue: 64 };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { hash as argonHash } from '@node-rs/argon2';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -12,6 +12,7 @@ import { isPlatformOrigin } from '../../http/origins';
 import { isValidEmail } from '../settings/domain';
 import { createInviteService } from '../invites/service';
 import { forgetHeldAccounts, issueAccessToken, type WidgetBinding } from './guard';
+import { hashPassword, passwordHashing, verifyPasswordHash, type HashingTicket } from './hashing';
 import { forgetSessionDevices, forgetUserDevices } from '../push/service';
 import {
   actionTokenMs,
@@ -36,21 +37,20 @@ import {
   type ActionPurpose,
 } from './domain';
 
-export function hashPassword(password: string): Promise<string> {
-  return argonHash(password, passwordHashOptions);
-}
+export { hashPassword };
 
 // Spent on logins for unknown e-mails so they take as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 
-/** argon2's verify compares in constant time; a malformed stored hash counts as a mismatch. */
-async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+/** A password against its stored hash, in the hashing pool's turn (`ticket`, or a place of its own). */
+async function verifyPassword(stored: string | null, password: string, ticket?: HashingTicket): Promise<boolean> {
   if (stored === null) {
-    dummyHash ??= hashPassword(randomToken());
-    await argonVerify(await dummyHash, password).catch(() => false);
+    dummyHash ??= argonHash(randomToken(), passwordHashOptions);
+    const hashed = await dummyHash;
+    await verifyPasswordHash(hashed, password, ticket);
     return false;
   }
-  return argonVerify(stored, password).catch(() => false);
+  return verifyPasswordHash(stored, password, ticket);
 }
 
 function checkPassword(password: string): void {
@@ -376,12 +376,21 @@ export async function login(
     .limit(1);
   // Device tokens are dated by the wall clock, as access tokens are, since `tokensValidAfter` is.
   const device = user === undefined ? null : deviceOf(deviceKeyOf(ctx), input.deviceCookie, user.id, user.tokensValidAfter, new Date());
-  const admitted = await admitSignIn(ctx, { userId: user?.id ?? null, emailKey: tokenHash(email), requester: requesterOf(input.address), device }, now);
-  if ('heldUntil' in admitted) {
-    const retryAfter = Math.max(1, Math.ceil((admitted.heldUntil.getTime() - now.getTime()) / 1000));
-    throw new AppError('too-many-requests', { body: { retryAfter }, retryAfter });
+  // A place in the hashing line first: when it is full the request is refused before it counts
+  // as an attempt against the throttle.
+  const ticket = passwordHashing.ticket();
+  let matches: boolean;
+  let admitted: Awaited<ReturnType<typeof admitSignIn>>;
+  try {
+    admitted = await admitSignIn(ctx, { userId: user?.id ?? null, emailKey: tokenHash(email), requester: requesterOf(input.address), device }, now);
+    if ('heldUntil' in admitted) {
+      const retryAfter = Math.max(1, Math.ceil((admitted.heldUntil.getTime() - now.getTime()) / 1000));
+      throw new AppError('too-many-requests', { body: { retryAfter }, retryAfter });
+    }
+    matches = await verifyPassword(user?.passwordHash ?? null, input.password, ticket);
+  } finally {
+    ticket.release();
   }
-  const matches = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (user === undefined || !matches) throw new AppError('invalid-credentials');
   await ctx.db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, admitted.attemptId));
   // Only someone who knows the password learns that the account is blocked.
