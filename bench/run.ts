@@ -16,6 +16,7 @@ import { benchCalls } from './calls';
 import { benchLighthouse } from './lighthouse';
 import { benchScale } from './scale';
 import { benchSignIns } from './signins';
+import { socketProtocols } from '../lib/contract/realtime';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -536,9 +537,15 @@ interface Receivers {
   expect(count: number): Promise<void>;
 }
 
-function openSocket(url: string): Promise<WebSocket> {
+/** Where a client connects, and the subprotocols it asks for (our server takes the token in one). */
+interface SocketTarget {
+  url: string;
+  protocols?: string[];
+}
+
+function openSocket({ url, protocols = [] }: SocketTarget): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, protocols);
     const fail = (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)));
     socket.once('error', fail);
     socket.once('close', (code) => fail(new Error(`closed with ${code} before opening`)));
@@ -551,7 +558,7 @@ function openSocket(url: string): Promise<WebSocket> {
 }
 
 /** Opens the clients a few hundred at a time, as a crowd arriving, and counts the broadcasts each receives. */
-async function openReceivers(urls: string[]): Promise<Receivers> {
+async function openReceivers(urls: SocketTarget[]): Promise<Receivers> {
   let received = 0;
   let waiting: { target: number; resolve: () => void } | null = null;
   const sockets: WebSocket[] = [];
@@ -628,7 +635,7 @@ async function seedFollowers(url: string): Promise<{ creatorId: number; fanIds: 
 async function measureServer(
   name: string,
   child: ChildProcess,
-  urlFor: (userId: number) => string,
+  urlFor: (userId: number) => SocketTarget,
   fanIds: number[],
   driverId: number,
   postId: number,
@@ -659,7 +666,7 @@ if (parts.has('realtime')) {
   const bare = await startProcess('bench/ws-broadcast.ts', { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
   let bareResult;
   try {
-    bareResult = await measureServer('bare ws broadcast', bare, () => `ws://127.0.0.1:${barePort}/ws/`, Array.from({ length: FAN_OUT_CLIENTS }, (_, i) => i), 0, 1);
+    bareResult = await measureServer('bare ws broadcast', bare, () => ({ url: `ws://127.0.0.1:${barePort}/ws/` }), Array.from({ length: FAN_OUT_CLIENTS }, (_, i) => i), 0, 1);
   } finally {
     await stop(bare);
   }
@@ -673,7 +680,7 @@ if (parts.has('realtime')) {
       const now = Date.now() / 1000;
       tokens.set(id, await new SignJWT({ userId: id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(Math.floor(now) + 900).sign(key));
     }
-    const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', child, (id) => `ws://127.0.0.1:${port}/ws/?token=${tokens.get(id)}`, fanIds, creatorId, postId);
+    const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', child, (id) => ({ url: `ws://127.0.0.1:${port}/ws/`, protocols: socketProtocols(tokens.get(id)!) }), fanIds, creatorId, postId);
     console.log(ratioLine('fan-out / bare ws', ours.deliveriesPerSecond / bareResult.deliveriesPerSecond, budgets.fanOutRatio, 'fan-out ratio'));
     console.log(
       `  ${'idle connection (ours)'.padEnd(44)} ${(ours.bytesPerConnection / 1024).toFixed(1).padStart(7)} KB      budget ≤ ${budgets.idleConnectionBytes / 1024} KB  ${check('idle connection bytes', Math.round(ours.bytesPerConnection), budgets.idleConnectionBytes)}`,

@@ -3,14 +3,35 @@
  * `{ "type": <name>, ...fields }`. Plain types only (no schema values), so browser code may
  * import them freely.
  *
- * Connecting: `wss://host/ws/?token=<access token>` (browsers cannot set headers on a
- * websocket). The server checks the token and the `Origin`, then sends `hello`. It pings every
+ * Connecting: `wss://host/ws/` with the subprotocols `fanstage.v1` and `fanstage.token.<access
+ * token>` (`socketProtocols`): browsers cannot set headers on a websocket, and a token in the
+ * address would sit in every proxy's and server's access log. The server answers `fanstage.v1`
+ * (never the token), checks the token and the `Origin`, then sends `hello`. It pings every
  * 50 s (SPEC §9 heartbeat); the client answers `pong`, or sends `ping` itself and gets `pong`.
  * While the database is unreachable the connection is closed with 1013 and the reason
  * `service-unavailable`: try again later, with a random delay.
  */
 
 import type { ChatMessage, MassMessage } from './chat';
+
+/** The subprotocol every client asks for, and the one the server answers with. */
+export const REALTIME_PROTOCOL = 'fanstage.v1';
+/** The access token rides in a subprotocol of its own: `fanstage.token.<token>`. */
+export const TOKEN_PROTOCOL_PREFIX = 'fanstage.token.';
+
+/** The subprotocols a socket opens with: the protocol's name and the access token. */
+export function socketProtocols(token: string): string[] {
+  return [REALTIME_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];
+}
+
+/** The access token of a `Sec-WebSocket-Protocol` header, or null when it names none. */
+export function tokenOfProtocols(header: string | undefined): string | null {
+  for (const protocol of (header ?? '').split(',')) {
+    const trimmed = protocol.trim();
+    if (trimmed.startsWith(TOKEN_PROTOCOL_PREFIX) && trimmed.length > TOKEN_PROTOCOL_PREFIX.length) return trimmed.slice(TOKEN_PROTOCOL_PREFIX.length);
+  }
+  return null;
+}
 import type { MassGroupName } from './constants';
 import type { SpendRequestRef } from './spending';
 

@@ -86,6 +86,7 @@ export type { EarningsStore } from './stores/earnings';
 export { createSubscriptionsStore } from './stores/subscriptions';
 export type { SubscriptionsStore, SubscribeByCardOptions } from './stores/subscriptions';
 export { createSocket, socketUrl, SocketCloseCodes } from './socket';
+export { socketProtocols, REALTIME_PROTOCOL } from '../contract/realtime';
 export { createPushApi } from './push';
 export type { PushApi, PushOutcome } from './push';
 export type { FanstageSocket, SocketOptions, SocketSession, SocketMode, SocketEvent, SocketEventMap, SocketErrorCode, ConnectedState, WebSocketConstructor } from './socket';

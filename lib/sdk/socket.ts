@@ -42,7 +42,7 @@
  * taken for dead and replaced.
  */
 import { batch, signal, type ReadonlySignal } from '@preact/signals-core';
-import type { ClientMessage, ServerMessage, ServerMessageOf, ServerMessageType } from '../contract/realtime';
+import { socketProtocols, type ClientMessage, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../contract/realtime';
 import { RealtimeTiming } from '../contract/constants';
 import type { FanstageClient } from './client';
 
@@ -79,7 +79,7 @@ export function reconnectWait(
 }
 
 /** Any constructor shaped like the browser's `WebSocket` (Node without one passes `ws`). */
-export type WebSocketConstructor = new (url: string) => WebSocket;
+export type WebSocketConstructor = new (url: string, protocols: string[]) => WebSocket;
 
 export type SocketMode = 'site' | 'widget';
 
@@ -120,11 +120,14 @@ export type SocketEvent = keyof SocketEventMap;
 
 const OPEN = 1;
 
-/** `ws://host/ws/?token=` for an `http` base URL, `wss://` for `https`. */
-export function socketUrl(baseUrl: string, token: string): string {
+/**
+ * `ws://host/ws/` for an `http` base URL, `wss://` for `https`. The token goes in the
+ * subprotocols (`socketProtocols`), never in the address.
+ */
+export function socketUrl(baseUrl: string): string {
   const base = new URL(baseUrl || globalThis.location.href);
   const protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${protocol}//${base.host}/ws/?token=${encodeURIComponent(token)}`;
+  return `${protocol}//${base.host}/ws/`;
 }
 
 function isServerMessage(value: unknown): value is ServerMessage {
@@ -252,7 +255,7 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     if (!hasOpened && connectedState.peek() !== 'reconnecting') connectedState.value = 'connecting';
     let ws: WebSocket;
     try {
-      ws = new Impl(socketUrl(client.baseUrl, token));
+      ws = new Impl(socketUrl(client.baseUrl), socketProtocols(token));
     } catch {
       dropped('connection-lost');
       return;

@@ -31,6 +31,7 @@ import { registerMediaRoutes } from './features/media/routes';
 import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
+import { withRedactedRequests } from './http/log-redaction';
 import { passwordHashing } from './features/auth/hashing';
 import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
@@ -100,7 +101,8 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app: App = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // No secret of a query string reaches a log line (http/log-redaction.ts).
+    logger: withRedactedRequests(typeof options.logger === 'object' && options.logger !== null ? options.logger : { level: config.logLevel, ...(options.logger === false ? { enabled: false } : {}) }),
     // Fastify's default; written down because the error handler maps the limit to 413.
     bodyLimit: 1_048_576,
     // Load balancers and the CDN in front of the server terminate TLS and name the client

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -124,7 +125,7 @@ class FanSocket {
   }
 
   static async connect(server: ServerProcess, fan: TestAccount): Promise<FanSocket> {
-    const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(fan.accessToken)}`, { origin: server.baseUrl });
+    const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(fan.accessToken), { origin: server.baseUrl });
     await new Promise<void>((resolve, reject) => {
       socket.on('message', function hello(data) {
         if ((JSON.parse(String(data)) as ServerMessage).type !== 'hello') return;

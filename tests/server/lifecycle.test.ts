@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { WebSocket } from 'ws';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,6 +116,26 @@ describe('server/src/main.ts', () => {
       });
       const response = await fetch(`${address}/papi/users/lucy.rivers`);
       expect(response.status).toBe(200);
+
+      // A signed-in socket, then addresses with secrets in their query: the log, at info, keeps
+      // every request line and none of the secrets (docs/server.md, Logs).
+      const email = `log.${Date.now()}@example.com`;
+      const post = (url: string, body: unknown) => fetch(`${address}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await post('/papi/signup', { email, password: 'a password of the log' })).status).toBe(200);
+      const { body } = (await (await post('/papi/login', { email, password: 'a password of the log', tokenInBody: true })).json()) as { body: { accessToken: string } };
+      const socket = new WebSocket(`${address.replace(/^http/, 'ws')}/ws/`, socketProtocols(body.accessToken), { origin: address });
+      const hello = await new Promise<{ type: string }>((resolve, reject) => {
+        socket.once('message', (data) => resolve(JSON.parse(String(data)) as { type: string }));
+        socket.once('error', reject);
+      });
+      expect(hello.type).toBe('hello');
+      expect(socket.protocol).toBe('fanstage.v1');
+      socket.close();
+      expect((await fetch(`${address}/papi/settings?token=old-client-token&k=an-unlock-key&lang=cs`)).status).toBe(200);
+      await expect.poll(() => output).toContain('lang=cs');
+      expect(output).toContain('token=[redacted]&k=[redacted]&lang=cs');
+      for (const secret of [body.accessToken, 'old-client-token', 'an-unlock-key']) expect(output).not.toContain(secret);
+
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output).toContain('shutting down');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { WebSocket } from 'ws';
 import type { ServerMessage } from '../../lib/contract/realtime';
 import { startTestServer, type TestServer } from '../support/server';
@@ -57,7 +58,7 @@ class Client {
 
 const clients: Client[] = [];
 async function connectTo(node: TestServer, account: TestAccount): Promise<Client> {
-  const socket = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(account.accessToken)}`, { origin: node.baseUrl });
+  const socket = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(account.accessToken), { origin: node.baseUrl });
   const client = new Client(socket);
   clients.push(client);
   await client.next((m) => m.type === 'hello');

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,7 +89,7 @@ class Client {
   }
 
   static async connect(node: Node, account: TestAccount): Promise<Client> {
-    const socket = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(account.accessToken)}`, { origin: node.baseUrl });
+    const socket = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(account.accessToken), { origin: node.baseUrl });
     const client = new Client(socket);
     await client.next((m) => m.type === 'hello');
     return client;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketProtocols } from '../../lib/contract/realtime';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -519,7 +520,7 @@ describe.skipIf(!onPostgres)('while the database cannot be reached (PostgreSQL b
 
       // The account cannot be read: not "unauthorized" (a refresh would fail the same way and
       // end the session), but "try again later".
-      const refused = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(creator.accessToken)}`, { origin: node.baseUrl });
+      const refused = new WebSocket(`${node.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(creator.accessToken), { origin: node.baseUrl });
       const [code, reason] = await new Promise<[number, string]>((resolve) => refused.on('close', (c, r) => resolve([c, String(r)])));
       expect([code, reason]).toEqual([1013, 'service-unavailable']);
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketProtocols } from '../../lib/contract/realtime';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
@@ -88,9 +89,9 @@ class Client {
 type Outcome = { client: Client; hello: ServerMessage } | { refused: Closed } | { status: number };
 
 function connect(token: string | null, options: { origin?: string | null; answerPings?: boolean } = {}): Promise<Outcome> {
-  const url = `${server.baseUrl.replace(/^http/, 'ws')}/ws/${token === null ? '' : `?token=${encodeURIComponent(token)}`}`;
+  const url = `${server.baseUrl.replace(/^http/, 'ws')}/ws/`;
   const origin = options.origin === undefined ? server.baseUrl : options.origin;
-  const socket = new WebSocket(url, origin === null ? {} : { origin });
+  const socket = new WebSocket(url, token === null ? [] : socketProtocols(token), origin === null ? {} : { origin });
   const client = new Client(socket, { answerPings: options.answerPings ?? true });
   return new Promise((resolve, reject) => {
     socket.on('unexpected-response', (_request, response) => {
@@ -434,7 +435,7 @@ describe('without a reachable Redis', () => {
       const a = await createAccount(lonely.app);
       const b = await createAccount(lonely.app);
       const connectHere = async (account: TestAccount) => {
-        const socket = new WebSocket(`${lonely.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(account.accessToken)}`, { origin: lonely.baseUrl });
+        const socket = new WebSocket(`${lonely.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(account.accessToken), { origin: lonely.baseUrl });
         const client = new Client(socket, { answerPings: true });
         open.push(client);
         await client.next((m) => m.type === 'hello');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -65,7 +66,7 @@ afterAll(async () => {
 
 /** A websocket whose client answers the server as `ws` does, recording the close code it gets. */
 async function openSocket(server: ServerProcess, fan: TestAccount): Promise<{ socket: WebSocket; closed: Promise<number> }> {
-  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(fan.accessToken)}`, { origin: server.baseUrl });
+  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(fan.accessToken), { origin: server.baseUrl });
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
   socket.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
@@ -91,7 +92,8 @@ async function frozenSocket(server: ServerProcess, fan: TestAccount): Promise<{ 
   await new Promise<void>((resolve) => socket.once('connect', resolve));
   socket.write(
     [
-      `GET /ws/?token=${encodeURIComponent(fan.accessToken)} HTTP/1.1`,
+      'GET /ws/ HTTP/1.1',
+      `Sec-WebSocket-Protocol: ${socketProtocols(fan.accessToken).join(', ')}`,
       `Host: 127.0.0.1:${server.port}`,
       'Upgrade: websocket',
       'Connection: Upgrade',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestServer, type TestServer } from '../support/server';
@@ -273,7 +274,7 @@ describe('the fan’s own limits', () => {
     const post = await call({ method: 'POST', url: '/api/posts', token: creator.accessToken, payload: { text: 'a post to give a gift on' } });
     expect((await call({ method: 'POST', url: '/api/posts/gift', token: fan.accessToken, payload: { postId: post.body.id, giftId } })).statusText).toBe('spending-cooldown');
     await setMessagePrice(app(), creatorId, 100);
-    const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(fan.accessToken)}`);
+    const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(fan.accessToken));
     const client = new SocketClient(socket);
     await client.next((m) => m.type === 'hello');
     const answer = await attempt(client, { receiverId: creatorId, price: 100 });
@@ -293,7 +294,7 @@ describe('a widget’s paid message', () => {
     const token = await widgetToken(fan, site);
     await setMessagePrice(app(), creatorId, 200);
     try {
-      const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(token)}`, { origin: site });
+      const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(token), { origin: site });
       const client = new SocketClient(socket);
       await client.next((m) => m.type === 'hello');
       const msgId = randomBytes(12).toString('hex');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketProtocols } from '../../lib/contract/realtime';
 import { WebSocket } from 'ws';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
@@ -59,7 +60,7 @@ async function widgetSession(fan: TestAccount, origin: string): Promise<WidgetSe
 }
 
 function socketOf(token: string, origin: string): Promise<{ client: SocketClient } | { status: number }> {
-  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(token)}`, { origin });
+  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(token), { origin });
   return new Promise((resolve) => {
     socket.on('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0 }));
     const client = new SocketClient(socket);

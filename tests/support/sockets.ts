@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import type { ServerMessage, ServerMessageOf, ServerMessageType } from '../../lib/contract/realtime';
+import { socketProtocols, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../../lib/contract/realtime';
 import type { TestServer } from './server';
 import type { TestAccount } from './accounts';
 
@@ -76,7 +76,7 @@ const open: SocketClient[] = [];
 
 /** Opens a socket of `account` on the server (as a page of the server's own origin) and waits for hello. */
 export async function connectSocket(server: Pick<TestServer, 'baseUrl'>, account: TestAccount): Promise<SocketClient> {
-  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/?token=${encodeURIComponent(account.accessToken)}`, { origin: server.baseUrl });
+  const socket = new WebSocket(`${server.baseUrl.replace(/^http/, 'ws')}/ws/`, socketProtocols(account.accessToken), { origin: server.baseUrl });
   const client = new SocketClient(socket);
   open.push(client);
   await client.next((m) => m.type === 'hello');

@@ -17,8 +17,8 @@ import { violationsIn } from './support/auth';
  * cannot carry, so `ws` stands in for it.
  */
 class PageWebSocket extends NodeWebSocket {
-  constructor(url: string) {
-    super(url, { origin: window.location.origin });
+  constructor(url: string, protocols: string[]) {
+    super(url, protocols, { origin: window.location.origin });
   }
 }
 const browserWebSocket = globalThis.WebSocket;

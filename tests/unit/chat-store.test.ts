@@ -35,8 +35,8 @@ function trackedWebSocket() {
   const opened: NodeWebSocket[] = [];
   const frames: ClientMessage[] = [];
   class Tracked extends NodeWebSocket {
-    constructor(url: string) {
-      super(url);
+    constructor(url: string, protocols: string[]) {
+      super(url, protocols);
       opened.push(this);
     }
 

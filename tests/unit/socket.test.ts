@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket as NodeWebSocket, WebSocketServer, type WebSocket as ServerSide } from 'ws';
+import { socketProtocols, tokenOfProtocols } from '../../lib/contract/realtime';
 import { createFanstage, socketUrl, type Fanstage, type FanstageOptions, type SocketErrorCode, type WebSocketConstructor } from '../../lib/sdk';
 import { reconnectWait } from '../../lib/sdk/socket';
 import type { Balance, ChatMessage, Conversation } from '../../lib/contract';
@@ -20,7 +21,7 @@ interface Connection {
 
 /**
  * A real HTTP server (the session endpoints of tests/unit/support/session-server.ts) with a
- * real `ws` server at `/ws/` on the same port: it checks `?token=` against the access tokens the
+ * real `ws` server at `/ws/` on the same port: it checks the token subprotocol against the access tokens the
  * session server issued, closes with 4401 when the token is not live, then says `hello`.
  */
 interface RealtimeServer extends ApiServer {
@@ -62,12 +63,14 @@ async function startRealtimeServer(): Promise<RealtimeServer> {
       void Promise.resolve(handler(recorded, res));
     });
   });
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has('fanstage.v1') ? 'fanstage.v1' : false) });
   http.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws/') return socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const token = url.searchParams.get('token') ?? '';
+      // Never from the address: a token there would be logged by every proxy.
+      expect(url.search).toBe('');
+      const token = tokenOfProtocols(req.headers['sec-websocket-protocol']) ?? '';
       const connection: Connection = { ws, token, received: [], closed: false };
       connections.push(connection);
       ws.on('message', (data) => connection.received.push(JSON.parse(String(data)) as ClientMessage));
@@ -161,8 +164,14 @@ function live(): Connection[] {
 
 describe('socket url', () => {
   it('uses ws for http and wss for https, on the API host at /ws/', () => {
-    expect(socketUrl('http://127.0.0.1:8080', 'a.b.c')).toBe('ws://127.0.0.1:8080/ws/?token=a.b.c');
-    expect(socketUrl('https://api.fanstage.example/base/', 'x+y')).toBe('wss://api.fanstage.example/ws/?token=x%2By');
+    expect(socketUrl('http://127.0.0.1:8080')).toBe('ws://127.0.0.1:8080/ws/');
+    expect(socketUrl('https://api.fanstage.example/base/')).toBe('wss://api.fanstage.example/ws/');
+    // The token travels in a subprotocol, and is read back from the header the server gets.
+    expect(socketProtocols('a.b-c_d')).toEqual(['fanstage.v1', 'fanstage.token.a.b-c_d']);
+    expect(tokenOfProtocols('fanstage.v1, fanstage.token.a.b-c_d')).toBe('a.b-c_d');
+    expect(tokenOfProtocols('fanstage.v1')).toBeNull();
+    expect(tokenOfProtocols('fanstage.token.')).toBeNull();
+    expect(tokenOfProtocols(undefined)).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { RealtimeTiming } from '../../../lib/contract/constants';
 import type { ErrorKey } from '../../../lib/contract/errors';
-import type { LogoutReason, ServerMessage } from '../../../lib/contract/realtime';
+import { REALTIME_PROTOCOL, tokenOfProtocols, type LogoutReason, type ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError } from '../errors';
@@ -399,7 +399,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     // Browsers always send Origin. The platform's pages may use any of the user's tokens; any
     // other page only a widget token bound to that very origin (checked once the token is read).
     const source = sourceOfHeaders(config, request.headers, (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
-    const token = url.searchParams.get('token');
+    // The token rides in a subprotocol (lib/contract/realtime.ts): never in the address, which
+    // every proxy in front logs.
+    const token = tokenOfProtocols(request.headers['sec-websocket-protocol']);
     let verified: Awaited<ReturnType<SocketAuthenticator>> = null;
     // The account could not be read — the database is away, or answered an error of ours: the
     // token may be fine, so it is not refused (a refresh would fail alike, and end the
@@ -461,7 +463,13 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     },
     start(server, authenticateToken) {
       authenticate = authenticateToken;
-      wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, clientTracking: false });
+      wss = new WebSocketServer({
+        noServer: true,
+        maxPayload: maxPayloadBytes,
+        clientTracking: false,
+        // The protocol's name is answered; the token's subprotocol never is.
+        handleProtocols: (protocols) => (protocols.has(REALTIME_PROTOCOL) ? REALTIME_PROTOCOL : false),
+      });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', () => socket.destroy());
         onUpgrade(request, socket, head).catch((error: unknown) => {
