@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createClock, type Clock } from './clock';
 import { createJobs, type Jobs } from './jobs';
+import { registerMetrics } from './metrics';
 import { registerLedgerJobs } from './ledger/jobs';
 import { registerPaymentRoutes } from './features/payments/routes';
 import { ensureCreditPackages } from './features/payments/service';
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerHealthRoutes(app, database);
   registerReleaseRoutes(app, ctx);
+  if (config.metricsToken !== undefined) registerMetrics(app, ctx, { token: config.metricsToken, jobs, realtime, poolStats: database.poolStats });
   passwordHashing.configure(config.passwordHashing);
   await registerAuth(app, ctx, jobs);
   const oauthProviders = createOAuthProviders(ctx);

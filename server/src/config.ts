@@ -43,6 +43,8 @@ export interface Config {
    * a request beyond the line is answered 503 with Retry-After (features/auth/hashing.ts).
    */
   passwordHashing: { concurrency: number; queue: number };
+  /** METRICS_TOKEN: `/metrics` is served to a scraper sending it as a bearer token, and not at all without it. */
+  metricsToken: string | undefined;
   /**
    * The address the public reaches this server at, without a trailing slash. When PUBLIC_URL
    * is not set it follows the port actually listened on (PORT=0 picks a free one).
@@ -242,6 +244,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePooling = poolingSetting ?? detectPooling(databaseUrl);
   const databaseNamedStatements = flag(env, 'DATABASE_PREPARED_STATEMENTS', databasePooling === 'session');
   const redisUrl = nonEmpty(env.REDIS_URL);
+  const metricsToken = nonEmpty(env.METRICS_TOKEN);
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be 16 characters or more (openssl rand -base64 24).');
   const hashingDefaults = defaultHashingLimits();
   const passwordHashing = {
     concurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', hashingDefaults.concurrency, 1, 64),
@@ -290,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseDirectUrl,
     redisUrl,
     passwordHashing,
+    metricsToken,
     publicUrl,
     publicUrlFromEnv: nonEmpty(env.PUBLIC_URL) !== undefined,
     priceSalt: integer(env, 'PRICE_SALT', 12500, 1, 1_000_000),

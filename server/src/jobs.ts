@@ -22,7 +22,14 @@ export interface Jobs {
   start(): void;
   /** Stops the timers and waits for the runs under way, so the database may close after it. */
   stop(): Promise<void>;
+  /** Tells `listener` of every run: ok, failed, or skipped (another node held the job). */
+  observe(listener: JobListener): void;
 }
+
+export type JobListener = (job: string, outcome: 'ok' | 'failed' | 'skipped', seconds: number) => void;
+
+/** What a run returns when another node holds the job's lock. */
+const skipped = -1;
 
 /** A stable lock number per job name. */
 function lockKey(name: string): number {
@@ -35,15 +42,25 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger, driver: 'pgl
   const jobs = new Map<string, Job>();
   const timers: NodeJS.Timeout[] = [];
   const running = new Map<string, Promise<number>>();
+  const listeners: JobListener[] = [];
+  const tell = (job: string, outcome: 'ok' | 'failed' | 'skipped', started: number) => {
+    for (const listener of listeners) listener(job, outcome, (performance.now() - started) / 1000);
+  };
 
   async function runNow(name: string): Promise<number> {
     const job = jobs.get(name);
     if (!job) throw new Error(`No job named ${name}`);
     if (running.has(name)) return 0;
+    const started = performance.now();
     const run = runOnce(job);
     running.set(name, run);
     try {
-      return await run;
+      const handled = await run;
+      tell(name, handled === skipped ? 'skipped' : 'ok', started);
+      return handled === skipped ? 0 : handled;
+    } catch (error) {
+      tell(name, 'failed', started);
+      throw error;
     } finally {
       running.delete(name);
     }
@@ -54,11 +71,14 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger, driver: 'pgl
     // A transaction-scoped lock, held by this transaction's connection while the job runs on others.
     return ctx.db.transaction(async (tx) => {
       const result = (await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(job.name)}) as locked`)) as unknown as { rows: { locked: boolean }[] };
-      return result.rows[0]?.locked ? job.run(ctx) : 0;
+      return result.rows[0]?.locked ? job.run(ctx) : skipped;
     });
   }
 
   return {
+    observe(listener) {
+      listeners.push(listener);
+    },
     add(job) {
       jobs.set(job.name, job);
     },

@@ -29,6 +29,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** Runs `select 1`: resolves when the database answers, rejects when it cannot be reached (readiness). */
   ping(): Promise<void>;
+  /** The PostgreSQL pool's connections and the queries waiting for one (absent for PGlite). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /** The database could not be opened at start, for a reason the operator can act on; `message` says which. */
@@ -239,5 +241,11 @@ export async function openDatabase(options: {
     );
   }
   const db = drizzlePg({ client: pool, schema });
-  return { db: db as unknown as Database, driver: 'postgres', close: () => pool.end(), ping: async () => void (await pool.query('select 1')) };
+  return {
+    db: db as unknown as Database,
+    driver: 'postgres',
+    close: () => pool.end(),
+    ping: async () => void (await pool.query('select 1')),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }

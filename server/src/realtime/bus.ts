@@ -19,6 +19,8 @@ interface Envelope {
 
 export interface Bus {
   publish(event: BusEvent): void;
+  /** Whether the subscription to the other nodes is up. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export function createRedisBus(url: string, nodeId: string, log: FastifyBaseLogg
   });
 
   return {
+    connected: () => subscriber.status === 'ready',
     publish(event) {
       const envelope: Envelope = { origin: nodeId, event };
       publisher.publish(busChannel, JSON.stringify(envelope)).catch((error: unknown) => logError(error, 'publish failed'));

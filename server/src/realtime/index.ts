@@ -65,6 +65,11 @@ export interface Realtime extends RealtimePublisher {
   close(): Promise<void>;
   /** How many sockets this node holds (for a user, or in all). */
   connectionCount(userId?: number): number;
+  /**
+   * Messages sent to sockets and received from them by type, since the start, and the link to
+   * the other nodes: `local` without Redis, else whether the bus's subscription is up.
+   */
+  stats(): { sent: number; received: ReadonlyMap<string, number>; bus: 'local' | 'connected' | 'disconnected' };
 }
 
 /** How long a node gathers writes before announcing them to the others (one bus message). */
@@ -148,6 +153,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   let writeAnnouncement: NodeJS.Timeout | undefined;
 
   /** Sends one message, or its JSON when the caller serialised it once for many sockets. */
+  /** What /metrics reads: messages sent to sockets, and received by type. */
+  const counters = { sent: 0, received: new Map<string, number>() };
+
   function send(connection: Connection, message: ServerMessage | string): void {
     const { socket } = connection;
     if (connection.early !== null) {
@@ -162,6 +170,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       return;
     }
     socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+    counters.sent += 1;
   }
 
   function deliverLocally(userIds: readonly number[], message: ServerMessage, except?: string): void {
@@ -299,6 +308,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       default: {
         const type = typeof fields.type === 'string' ? fields.type : undefined;
         const feature = type === undefined ? undefined : handlers.get(type);
+        // Counted by type only for the types the server knows, so no client can make up labels.
+        const counted = feature === undefined ? 'unknown' : type!;
+        counters.received.set(counted, (counters.received.get(counted) ?? 0) + 1);
         if (type === undefined || feature === undefined) {
           send(connection, { type: 'error', statusText: 'invalid-request', ref: type?.slice(0, 40) });
           return;
@@ -495,6 +507,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       byUser.clear();
       wss?.close();
       await bus?.close();
+    },
+    stats() {
+      return { sent: counters.sent, received: counters.received, bus: bus === null ? 'local' : bus.connected() ? 'connected' : 'disconnected' };
     },
     connectionCount(userId) {
       if (userId !== undefined) return byUser.get(userId)?.size ?? 0;
