@@ -99,6 +99,12 @@ export type ServerMessage =
    * `more`: the batch was full, resume again after `last`.
    */
   | { type: 'resumed'; last: number; more: boolean }
+  /**
+   * The node's link to the other nodes was down and is back (Redis restarted, a subscription
+   * lost): messages of people on other nodes may have passed this socket by. The client
+   * resumes its chat stream by position and reloads its counts, as after a reconnection.
+   */
+  | { type: 'catchUp' }
   | { type: 'notificationsRead' }
   | { type: 'newPost'; postId: number; userId: number }
   /**

@@ -152,11 +152,14 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   // The server ends this session (an admin block, a password changed elsewhere).
   socket.on('beforeLogout', () => void session.logout());
   // Whatever changed while the connection was down came without a message: ask again.
-  socket.on('reconnected', () => {
+  const refreshAfterGap = () => {
     if (!isLoggedIn()) return;
     if (heavy) void getWallet().refresh().catch(() => undefined);
     if (heavy) void getNotifications().refreshCount().catch(() => undefined);
-  });
+  };
+  socket.on('reconnected', refreshAfterGap);
+  // The server missed what other nodes sent while its link to them was down.
+  socket.on('catchUp', refreshAfterGap);
   // The money of one viewer is never shown to the next: a logout forgets it.
   let wasLoggedIn = session.isLoggedIn.peek();
   effect(() => {

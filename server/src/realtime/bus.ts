@@ -32,7 +32,7 @@ export const busChannel = 'fanstage:realtime';
  * connection. When Redis is unreachable the node logs and carries on serving its own sockets:
  * the database stays the source of truth and clients re-fetch when they reconnect.
  */
-export function createRedisBus(url: string, nodeId: string, log: FastifyBaseLogger, onEvent: (event: BusEvent) => void): Bus {
+export function createRedisBus(url: string, nodeId: string, log: FastifyBaseLogger, onEvent: (event: BusEvent) => void, onReturn: () => void = () => {}): Bus {
   const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `fanstage-${nodeId}` };
   const publisher = new Redis(url, options);
   // The subscriber queues its SUBSCRIBE until connected, and re-subscribes after a reconnect.
@@ -48,6 +48,18 @@ export function createRedisBus(url: string, nodeId: string, log: FastifyBaseLogg
   subscriber.on('error', (error) => logError(error, 'redis subscriber error'));
 
   subscriber.subscribe(busChannel).catch((error: unknown) => logError(error, 'subscribe failed'));
+  // The subscription came back after it was lost: what other nodes published meanwhile never
+  // arrived here, so the node's sockets are told to catch up (ioredis subscribes again on ready).
+  let lost = false;
+  subscriber.on('close', () => {
+    lost = true;
+  });
+  subscriber.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    log.info('realtime bus: back; telling this node’s sockets to catch up');
+    onReturn();
+  });
   subscriber.on('message', (channel: string, text: string) => {
     if (channel !== busChannel) return;
     let envelope: Envelope;

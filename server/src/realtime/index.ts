@@ -146,7 +146,18 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
   let detach: (() => void) | undefined;
   let closing = false;
 
-  const bus: Bus | null = config.redisUrl === undefined ? null : createRedisBus(config.redisUrl, nodeId, log, (event) => applyLocally(event));
+  const bus: Bus | null =
+    config.redisUrl === undefined
+      ? null
+      : createRedisBus(
+          config.redisUrl,
+          nodeId,
+          log,
+          (event) => applyLocally(event),
+          () => {
+            for (const connections of byUser.values()) for (const connection of connections) send(connection, { type: 'catchUp' });
+          },
+        );
   const writeListeners: (() => void)[] = [];
   const logoutListeners: ((userId: number) => void)[] = [];
   /** A write announcement waiting to go out: writes within this window travel as one message. */

@@ -256,6 +256,16 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
       if (awaitingResume) reloadAfterResume = true;
       else afterReconnect();
     }),
+    // The server's link to the other nodes came back: messages may have passed this socket by,
+    // so the stream resumes from its position, then the list is reloaded, as after a reconnection.
+    socket.on('catchUp', () => {
+      if (awaitingResume) {
+        reloadAfterResume = true;
+        return;
+      }
+      reloadAfterResume = true;
+      if (position.through === null || !resume(position.through)) caughtUp();
+    }),
   ];
   let wasOpen = socket.connectedState.peek() === 'open';
   const stopWatching = effect(() => {
