@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../lib/contract/chat';
 import type { ServerMessage } from '../../lib/contract/realtime';
+import { freePort } from '../support/ports';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
@@ -21,14 +20,6 @@ import { say } from './support-chat';
  */
 const databaseUrl = process.env.DATABASE_URL?.trim();
 const runnable = Boolean(databaseUrl && databaseUrl !== 'memory://' && process.env.REDIS_URL?.trim());
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,8 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:https';
 import { WebSocket } from 'ws';
 import { socketProtocols, type ServerMessage } from '../../lib/contract/realtime';
+import { freePort } from '../support/ports';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
 
@@ -20,14 +19,6 @@ import { createAccount } from '../support/accounts';
  */
 const nginx = '/usr/sbin/nginx';
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!existsSync(nginx))('behind nginx with TLS (docs/examples/nginx.conf)', () => {
   let server: TestServer;

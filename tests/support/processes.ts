@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -18,16 +17,9 @@ const root = path.join(import.meta.dirname, '..', '..');
 /** Starting a process compiles the server with tsx; generous, so a slow machine does not fail a test. */
 const startPatience = 60_000;
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './ports';
+
+export { freePort };
 
 /**
  * The database a test's processes share: when DATABASE_URL names a PostgreSQL server, a new
