@@ -196,8 +196,9 @@ describe('a client that stops reading', () => {
   it('is cut off with 1013 instead of being buffered for without bound, and keeps that code however long it takes to read up to it', async () => {
     const fan = await createAccount(app);
     const client = await connected(fan);
-    // Another client of the fan's, answering pings: it shows when the heartbeat has gone round.
-    const witness = await connected(fan);
+    // Another account's client, answering pings: it shows when the heartbeat has gone round
+    // without taking the flood itself, so only the client that stopped reading can be cut off.
+    const witness = await connected(await createAccount(app));
     // The client's end stops reading: the server's writes pile up in its send buffer.
     const tcp = (client.socket as unknown as { _socket: Socket })._socket;
     tcp.pause();
