@@ -175,6 +175,7 @@ export function createClient(options: ClientOptions): FanstageClient {
       opts.signal?.removeEventListener('abort', forwardAbort);
     }
     const envelope = response._data;
+    const requestId = response.headers.get('X-Request-Id');
     // A success code under an HTTP error is not our envelope either: Fastify's own answers
     // (e.g. `{"statusCode":503}` while a node shuts down) carry the HTTP status there.
     if (!isEnvelope(envelope) || (envelope.statusCode > 0 && response.status >= 400)) {
@@ -185,13 +186,14 @@ export function createClient(options: ClientOptions): FanstageClient {
         statusCode: 0,
         httpStatus: response.status,
         retryable: response.status >= 500,
+        requestId,
       });
     }
     // 1 is success without a body even if one slipped in; other positive codes are successes
     // of particular calls (SPEC §7: check-id-check "above 0 success") and carry their body.
     if (envelope.statusCode === 1) return undefined as T;
     if (envelope.statusCode > 0) return envelope.body as T;
-    const refusal = SdkError.fromEnvelope(envelope, response.status);
+    const refusal = SdkError.fromEnvelope(envelope, response.status, requestId);
     for (const listener of refusalListeners) {
       try {
         listener(refusal);

@@ -16,17 +16,23 @@ export class SdkError extends Error {
   readonly httpStatus: number | undefined;
   readonly retryable: boolean;
   readonly body: unknown;
+  /**
+   * The server's id of the request that failed (its `X-Request-Id`), which its log lines carry:
+   * worth quoting in a report. Undefined when no answer came.
+   */
+  readonly requestId: string | undefined;
 
-  constructor(init: { code: string; statusCode: number; httpStatus?: number; retryable?: boolean; body?: unknown; cause?: unknown }) {
+  constructor(init: { code: string; statusCode: number; httpStatus?: number; retryable?: boolean; body?: unknown; cause?: unknown; requestId?: string | null }) {
     super(init.code, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = init.code;
     this.statusCode = init.statusCode;
     this.httpStatus = init.httpStatus;
     this.retryable = init.retryable ?? false;
     this.body = init.body;
+    this.requestId = init.requestId ?? undefined;
   }
 
-  static fromEnvelope(envelope: Envelope, httpStatus?: number): SdkError {
+  static fromEnvelope(envelope: Envelope, httpStatus?: number, requestId?: string | null): SdkError {
     return new SdkError({
       code: envelope.statusText ?? 'internal-error',
       statusCode: envelope.statusCode,
@@ -34,6 +40,7 @@ export class SdkError extends Error {
       // The server's own trouble and throttling may pass; anything the caller sent will not.
       retryable: httpStatus !== undefined && (httpStatus >= 500 || httpStatus === 429),
       body: envelope.body,
+      requestId,
     });
   }
 }

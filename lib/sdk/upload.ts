@@ -179,6 +179,13 @@ export interface Upload {
   reset(): void;
 }
 
+/** What the binary endpoint answered, and the id of the request in the server's logs. */
+interface Answer {
+  httpStatus: number;
+  envelope: Envelope<UploadedBinary> | null;
+  requestId: string | null;
+}
+
 /**
  * The upload flow of SPEC §4 as signals, one object per flow (a post editor, a chat box):
  * cleared state → e-mail check → file checks → bytes with progress → media.
@@ -189,7 +196,7 @@ export function createUploadStore(client: FanstageClient, session: SessionStore)
   /** XMLHttpRequest, because fetch reports no upload progress; headers and credentials as the client's. */
   const xhrSend: SendBinary = (file, fileName, onProgress, abort) => {
     const attempt = (token: string | null) =>
-      new Promise<{ httpStatus: number; envelope: Envelope<UploadedBinary> | null }>((resolve, reject) => {
+      new Promise<Answer>((resolve, reject) => {
         const xhr = new XMLHttpRequest();
         xhr.open('POST', client.url('/api/media/binary'));
         xhr.withCredentials = true;
@@ -207,7 +214,7 @@ export function createUploadStore(client: FanstageClient, session: SessionStore)
           } catch {
             envelope = null;
           }
-          resolve({ httpStatus: xhr.status, envelope });
+          resolve({ httpStatus: xhr.status, envelope, requestId: xhr.getResponseHeader('X-Request-Id') });
         };
         xhr.onerror = () => reject(new SdkError({ code: 'network', statusCode: 0, retryable: true }));
         xhr.onabort = () => reject(new SdkError({ code: 'aborted', statusCode: 0 }));
@@ -216,10 +223,10 @@ export function createUploadStore(client: FanstageClient, session: SessionStore)
         form.append('file', file, fileName);
         xhr.send(form);
       });
-    const unwrap = ({ httpStatus, envelope }: { httpStatus: number; envelope: Envelope<UploadedBinary> | null }): UploadedBinary => {
-      if (!envelope || typeof envelope.statusCode !== 'number') throw new SdkError({ code: 'server_not_responding', statusCode: 0, httpStatus, retryable: httpStatus >= 500 });
+    const unwrap = ({ httpStatus, envelope, requestId }: Answer): UploadedBinary => {
+      if (!envelope || typeof envelope.statusCode !== 'number') throw new SdkError({ code: 'server_not_responding', statusCode: 0, httpStatus, retryable: httpStatus >= 500, requestId });
       if (envelope.statusCode > 0 && envelope.body) return envelope.body;
-      throw SdkError.fromEnvelope(envelope, httpStatus);
+      throw SdkError.fromEnvelope(envelope, httpStatus, requestId);
     };
     return attempt(session.accessToken.peek()).then(async (first) => {
       // Same rule as the client: one refresh and one more try after a 401.

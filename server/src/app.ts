@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -33,6 +33,7 @@ import { registerStaticRoutes } from './features/static/routes';
 import { seedDemoContent } from './features/demo/service';
 import { registerAuth } from './features/auth/routes';
 import { withRedactedRequests } from './http/log-redaction';
+import { requestIds } from './http/request-id';
 import { passwordHashing } from './features/auth/hashing';
 import { registerOAuthRoutes } from './features/oauth/routes';
 import { createOAuthProviders } from './features/oauth/providers';
@@ -109,6 +110,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Load balancers and the CDN in front of the server terminate TLS and name the client
     // (TRUST_PROXY: how many of them, or which; one in production).
     trustProxy: config.trustProxy,
+    // Each request's id, in its log lines and its answer's X-Request-Id (http/request-id.ts).
+    genReqId: requestIds(config.trustProxy),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
     // Bad URLs Fastify refuses before routing get the envelope too.
@@ -194,7 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const apiCors = {
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Apiversion', 'Language', 'Fanstage-Confirmation'],
-    exposedHeaders: ['Apiversion', 'Language'],
+    exposedHeaders: ['Apiversion', 'Language', 'X-Request-Id'],
     maxAge: 600,
   };
   await app.register(cors, {

@@ -279,6 +279,9 @@ describe('headers', () => {
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
     expect(String(response.headers['access-control-expose-headers'])).toMatch(/Apiversion/);
     expect(String(response.headers['access-control-expose-headers'])).toMatch(/Language/);
+    // A widget's errors name the request, for a report (SdkError.requestId).
+    expect(String(response.headers['access-control-expose-headers'])).toMatch(/X-Request-Id/);
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const preflight = await app.inject({
       method: 'OPTIONS',
       url: '/api/users/follow',

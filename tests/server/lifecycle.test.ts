@@ -135,6 +135,13 @@ describe('server/src/main.ts', () => {
       await expect.poll(() => output).toContain('lang=cs');
       expect(output).toContain('token=[redacted]&k=[redacted]&lang=cs');
       for (const secret of [body.accessToken, 'old-client-token', 'an-unlock-key']) expect(output).not.toContain(secret);
+      // An answer names its request, and that request's lines carry the same id; with no proxy
+      // to vouch for it, a client's own X-Request-Id is not taken.
+      const refused = await fetch(`${address}/papi/users/no.such.person`, { headers: { 'x-request-id': 'chosen-by-the-client' } });
+      const requestId = refused.headers.get('x-request-id');
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await expect.poll(() => output.split('\n').filter((line) => line.includes(`"requestId":"${String(requestId)}"`)).length).toBe(2);
+      expect(output).not.toContain('chosen-by-the-client');
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

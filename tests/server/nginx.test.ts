@@ -15,7 +15,8 @@ import { createAccount } from '../support/accounts';
 /**
  * docs/examples/nginx.conf, as written, in front of the server (Debian's nginx, a self-signed
  * certificate): sign-in over HTTPS with its cookies marked Secure, a chat over wss through the
- * upgrade — and no access token in nginx's access log.
+ * upgrade, a widget's popup sign-in from another origin — no access token in nginx's access log,
+ * and each request known by one id to nginx, the server and its answer.
  */
 const nginx = '/usr/sbin/nginx';
 const run = promisify(execFile);
@@ -50,7 +51,8 @@ describe.skipIf(!existsSync(nginx))('behind nginx with TLS (docs/examples/nginx.
       .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
       .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
       .replace('/etc/ssl/fanstage/fullchain.pem', path.join(dir, 'cert.pem'))
-      .replace('/etc/ssl/fanstage/privkey.pem', path.join(dir, 'key.pem'));
+      .replace('/etc/ssl/fanstage/privkey.pem', path.join(dir, 'key.pem'))
+      .replace('/var/log/nginx/fanstage.access.log', path.join(dir, 'access.log'));
     expect(site).toContain(path.join(dir, 'cert.pem'));
     await writeFile(path.join(dir, 'site.conf'), site);
     // What the distribution's nginx.conf gives the http context; the site file goes inside.
@@ -92,7 +94,8 @@ describe.skipIf(!existsSync(nginx))('behind nginx with TLS (docs/examples/nginx.
     const [account, partner] = await Promise.all([createAccount(server.app), createAccount(server.app)]);
     const login = await call('/papi/login', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // A client's own id is replaced by the proxy's.
+      headers: { 'content-type': 'application/json', 'x-request-id': 'chosen-by-the-client' },
       body: JSON.stringify({ email: account.email, password: account.password }),
     });
     expect(login.status).toBe(200);
@@ -121,7 +124,41 @@ describe.skipIf(!existsSync(nginx))('behind nginx with TLS (docs/examples/nginx.
     const accessLog = () => readFile(path.join(dir, 'access.log'), 'utf8');
     await expect.poll(accessLog, { timeout: 5_000 }).toContain('"GET /ws/ HTTP/1.1" 101');
     const log = await accessLog();
-    expect(log).toContain('"POST /papi/login HTTP/1.1" 200');
     expect(log).not.toContain(body.accessToken);
+    // The id nginx logged for the sign-in is the one the server answered with.
+    const requestId = login.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(log.split('\n').find((line) => line.includes('"POST /papi/login HTTP/1.1" 200'))).toMatch(new RegExp(` ${String(requestId)}$`));
+  });
+
+  // docs/auth.md, "Widgets on other sites": the popup on the platform's origin, the exchange and
+  // the widget's calls from the partner's, every one of them through the proxy.
+  it("signs a widget on another origin in through the popup, its token good for that origin alone", async () => {
+    const account = await createAccount(server.app);
+    const partnerSite = 'https://partner.example';
+    const json = (headers: Record<string, string>) => ({ 'content-type': 'application/json', ...headers });
+    const issued = await call('/api/embed/code', {
+      method: 'POST',
+      headers: json({ authorization: `Bearer ${account.accessToken}`, origin: 'https://fans.example' }),
+      body: JSON.stringify({ origin: partnerSite, allow: true }),
+    });
+    expect(issued.status).toBe(200);
+    const { code } = (JSON.parse(issued.text) as { body: { code: string } }).body;
+
+    const preflight = await call('/papi/embed/exchange', { method: 'OPTIONS', headers: { origin: partnerSite, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect([preflight.status, preflight.headers['access-control-allow-credentials']]).toEqual([204, undefined]);
+    const exchange = () => call('/papi/embed/exchange', { method: 'POST', headers: json({ origin: partnerSite }), body: JSON.stringify({ code, origin: partnerSite }) });
+    const exchanged = await exchange();
+    expect(exchanged.status).toBe(200);
+    // The widget keeps its tokens itself: no cookie of the platform's crosses to the partner.
+    expect(exchanged.headers['set-cookie']).toBeUndefined();
+    const widget = (JSON.parse(exchanged.text) as { body: { accessToken: string } }).body;
+    const me = (origin: string) => call('/api/users/me', { headers: { authorization: `Bearer ${widget.accessToken}`, origin } });
+    const answer = await me(partnerSite);
+    expect([answer.status, (JSON.parse(answer.text) as { body: { id: number } }).body.id]).toEqual([200, account.id]);
+    // Another page holding the token gets nothing with it, and the code was good once.
+    const stranger = await me('https://attacker.example');
+    expect([stranger.status, JSON.parse(stranger.text)]).toEqual([403, { statusCode: -1, statusText: 'origin-not-allowed' }]);
+    expect(JSON.parse((await exchange()).text)).toEqual({ statusCode: -1, statusText: 'invalid-code' });
   });
 });

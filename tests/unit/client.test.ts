@@ -76,6 +76,10 @@ describe('the API client', () => {
     const error = await client.get('/papi/users/nobody.here.at.all').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SdkError);
     expect(error).toMatchObject({ code: 'user-not-found', statusCode: -1, httpStatus: 404, retryable: false });
+    // The server's id of the request, which its log lines carry: one per request.
+    const again = (await client.get('/papi/users/nobody.here.at.all').catch((e: unknown) => e)) as SdkError;
+    expect((error as SdkError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again.requestId).not.toBe((error as SdkError).requestId);
   });
 
   it('keeps the code and body of other negative envelopes, such as -2 verification needed', async () => {

@@ -28,6 +28,8 @@ export function registerHttpConventions(app: FastifyInstance, notFound: (request
     request.language = language;
     reply.header('Apiversion', API_VERSION);
     reply.header('Language', language);
+    // The id its log lines carry, for a report about this answer (request-id.ts).
+    reply.header('X-Request-Id', request.id);
     // Nothing this server sends is meant to be content-sniffed into something else.
     reply.header('X-Content-Type-Options', 'nosniff');
     done();
