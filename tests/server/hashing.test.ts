@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../server/src/errors';
-import { HashingPool, passwordHashing } from '../../server/src/features/auth/hashing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { HashingPool, hashPassword, passwordHashing, verifyPasswordHash } from '../../server/src/features/auth/hashing';
 import { defaultHashingLimits } from '../../server/src/config';
 import { loginAttempts } from '../../server/src/db/schema';
 import { startTestServer, type TestServer } from '../support/server';
@@ -52,6 +53,28 @@ describe('the password hashing pool', () => {
     expect(pool.queued).toBe(0);
   });
 
+  it('tells a place when it comes near the front: twice the concurrency from it, as the ones ahead finish', async () => {
+    const pool = new HashingPool({ concurrency: 1, queue: 8 });
+    const tickets = ['a', 'b', 'c', 'd'].map(() => pool.ticket());
+    const near: number[] = [];
+    tickets.forEach((ticket, i) => void ticket.near().then(() => near.push(i)));
+    await settled();
+    expect(near).toEqual([0, 1]);
+    const log: string[] = [];
+    const a = held(log, 'a');
+    const running = tickets[0]!.run(a.work);
+    await settled();
+    expect(near).toEqual([0, 1]);
+    a.finish();
+    await running;
+    await settled();
+    expect(near).toEqual([0, 1, 2]);
+    // A place given up counts as finished: the next one comes near.
+    tickets[1]!.release();
+    await settled();
+    expect(near).toEqual([0, 1, 2, 3]);
+  });
+
   it('frees the place of work that failed, and of a ticket given up unused', async () => {
     const pool = new HashingPool({ concurrency: 1, queue: 0 });
     await expect(pool.run(() => Promise.reject(new Error('broken hash')))).rejects.toThrow('broken hash');
@@ -60,6 +83,34 @@ describe('the password hashing pool', () => {
     unused.release();
     unused.release();
     expect(await pool.run(async () => 'next')).toBe('next');
+  });
+});
+
+/** The nice value of each of this process's threads (Linux: /proc/self/task). */
+function threadNiceness(): { tid: number; nice: number }[] {
+  return readdirSync('/proc/self/task').map((task) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    // `pid (comm) state …`: the comm may hold spaces, so the fields are counted after its ')';
+    // the nice value is field 19 of proc(5), the 17th after the state.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { tid: Number(task), nice: Number(fields[16]) };
+  });
+}
+
+describe('the hashing threads', () => {
+  it('hash and verify argon2id off the event loop, a malformed stored hash counting as a mismatch', async () => {
+    const stored = await hashPassword('a password of some length');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPasswordHash(stored, 'a password of some length')).toBe(true);
+    expect(await verifyPasswordHash(stored, 'another password')).toBe(false);
+    expect(await verifyPasswordHash('not a hash at all', 'a password of some length')).toBe(false);
+  });
+
+  it.skipIf(process.platform !== 'linux')('run below the event loop’s priority, so the server answers first when the cores are busy', async () => {
+    await hashPassword('a password of some length');
+    const threads = threadNiceness();
+    expect(threads.find((thread) => thread.tid === process.pid)?.nice).toBe(0);
+    expect(threads.some((thread) => thread.nice === 10)).toBe(true);
   });
 });
 

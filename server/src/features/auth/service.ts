@@ -369,19 +369,22 @@ export async function login(
 ): Promise<{ session: Session; userId: number }> {
   const now = ctx.clock.now();
   const email = normalizeEmail(input.email);
-  const [user] = await ctx.db
-    .select({ id: users.id, passwordHash: users.passwordHash, bannedAt: users.bannedAt, tokensValidAfter: users.tokensValidAfter })
-    .from(users)
-    .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
-    .limit(1);
-  // Device tokens are dated by the wall clock, as access tokens are, since `tokensValidAfter` is.
-  const device = user === undefined ? null : deviceOf(deviceKeyOf(ctx), input.deviceCookie, user.id, user.tokensValidAfter, new Date());
-  // A place in the hashing line first: when it is full the request is refused before it counts
-  // as an attempt against the throttle.
+  // A place in the hashing line first: when it is full the request is refused before it reads
+  // anything or counts as an attempt against the throttle, so a burst costs the refused nothing;
+  // the others read and record when their place comes near the front (HashingTicket.near).
   const ticket = passwordHashing.ticket();
+  let user: { id: number; passwordHash: string | null; bannedAt: Date | null; tokensValidAfter: Date | null } | undefined;
   let matches: boolean;
   let admitted: Awaited<ReturnType<typeof admitSignIn>>;
   try {
+    await ticket.near();
+    [user] = await ctx.db
+      .select({ id: users.id, passwordHash: users.passwordHash, bannedAt: users.bannedAt, tokensValidAfter: users.tokensValidAfter })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
+      .limit(1);
+    // Device tokens are dated by the wall clock, as access tokens are, since `tokensValidAfter` is.
+    const device = user === undefined ? null : deviceOf(deviceKeyOf(ctx), input.deviceCookie, user.id, user.tokensValidAfter, new Date());
     admitted = await admitSignIn(ctx, { userId: user?.id ?? null, emailKey: tokenHash(email), requester: requesterOf(input.address), device }, now);
     if ('heldUntil' in admitted) {
       const retryAfter = Math.max(1, Math.ceil((admitted.heldUntil.getTime() - now.getTime()) / 1000));
