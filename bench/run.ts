@@ -15,8 +15,9 @@ import { WebSocket } from 'ws';
 import { benchCalls } from './calls';
 import { benchLighthouse } from './lighthouse';
 import { benchScale } from './scale';
-import { benchSignIns } from './signins';
+import { benchSignIns, whileProbingHealth } from './signins';
 import { socketProtocols } from '../lib/contract/realtime';
+import { timelineFanOutLimit } from '../server/src/features/notifications/domain';
 
 const root = join(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,10 +38,14 @@ const budgets = {
   deepReadRatio: 0.05,
   /** A signed-in fan's first page of their own timeline (no shared cache), against bare Fastify (issue 14). */
   fanTimelineRatio: 0.2,
-  /** Websocket fan-out to 1 000 clients, against a bare `ws` broadcast server. */
-  fanOutRatio: 0.3,
-  /** What one idle websocket costs the server. */
-  idleConnectionBytes: 64 * 1024,
+  /** Websocket fan-out to 10 000 clients, against a bare `ws` broadcast server (issue 29). */
+  fanOutRatio: 0.7,
+  /** What one idle websocket costs the server, against one of the bare `ws` server's (issue 29). */
+  idleConnectionRatio: 1,
+  /** The time the 10 000 take to open, against the bare server's (issue 29). */
+  socketOpenRatio: 1.5,
+  /** /papi/health/live's p99 while 2 000 sockets open at once (issue 29). */
+  healthDuringSocketBurstP99Ms: 100,
   /** Accept → both pages showing the other's video, our call against a bare simple-peer pair (issue 12). */
   callAcceptRatio: 1.5,
   /** What a page with only <fanstage-call> downloads before its button shows: the loader and the call element's chunks. */
@@ -525,7 +530,9 @@ if (parts.has('scale')) {
 
 // ---- realtime: websocket fan-out -------------------------------------------------------------
 
-const FAN_OUT_CLIENTS = Number(process.env.BENCH_WS_CLIENTS ?? 1000);
+const FAN_OUT_CLIENTS = Number(process.env.BENCH_WS_CLIENTS ?? 10_000);
+/** Sockets that open all at once while liveness is timed. */
+const SOCKET_BURST = Math.min(2_000, FAN_OUT_CLIENTS);
 /** Broadcasts per round; each reaches every client. */
 const FAN_OUT_BROADCASTS = Number(process.env.BENCH_WS_BROADCASTS ?? 300);
 /** Sockets that send the broadcasts: our server allows a burst of 40 messages per connection. */
@@ -533,8 +540,8 @@ const FAN_OUT_DRIVERS = 10;
 
 interface Receivers {
   sockets: WebSocket[];
-  /** Resolves when `count` more broadcasts reached every socket. */
-  expect(count: number): Promise<void>;
+  /** Resolves when `count` more broadcasts reached `audience` sockets each. */
+  expect(count: number, audience: number): Promise<void>;
 }
 
 /** Where a client connects, and the subprotocols it asks for (our server takes the token in one). */
@@ -579,8 +586,8 @@ async function openReceivers(urls: SocketTarget[]): Promise<Receivers> {
   }
   return {
     sockets,
-    expect(count) {
-      const target = received + count * sockets.length;
+    expect(count, audience) {
+      const target = received + count * audience;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`fan-out: ${received} of ${target} deliveries after 120 s`)), 120_000);
         waiting = {
@@ -596,14 +603,36 @@ async function openReceivers(urls: SocketTarget[]): Promise<Receivers> {
   };
 }
 
-/** Sends `count` broadcasts spread over the drivers and waits until every client has them all; deliveries per second. */
-async function fanOut(receivers: Receivers, drivers: WebSocket[], count: number, postId: number): Promise<number> {
-  const arrived = receivers.expect(count);
+/**
+ * Opens `targets` all at once — a crowd arriving together, as after a node restarts — while
+ * another process probes `/papi/health/live` (signins.ts); the probe's latencies.
+ */
+async function livenessDuringBurst(base: string, targets: SocketTarget[]): Promise<{ p99: number; max: number; samples: number; seconds: number }> {
+  const started = performance.now();
+  let seconds = 0;
+  const { result: sockets, latencies } = await whileProbingHealth(`${base}/papi/health/live`, async () => {
+    const opened = await Promise.all(targets.map(openSocket));
+    seconds = (performance.now() - started) / 1000;
+    return opened;
+  });
+  for (const socket of sockets) socket.terminate();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return { p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0), samples: latencies.length, seconds };
+}
+
+/**
+ * Sends `count` broadcasts spread over the drivers and waits until `audience` clients have each
+ * of them (every client of the bare server; our server announces a post to the author's newest
+ * `timelineFanOutLimit` followers, as many as get the timeline notification); deliveries per second.
+ */
+async function fanOut(receivers: Receivers, drivers: WebSocket[], count: number, postId: number, audience: number): Promise<number> {
+  const arrived = receivers.expect(count, audience);
   const started = performance.now();
   for (let i = 0; i < count; i++) drivers[i % drivers.length]!.send(JSON.stringify({ type: 'newPost', postId }));
   await arrived;
   const seconds = (performance.now() - started) / 1000;
-  return (count * receivers.sockets.length) / seconds;
+  return (count * audience) / seconds;
 }
 
 /** One creator and FAN_OUT_CLIENTS verified fans following her, with one published post; ids for the tokens. */
@@ -639,22 +668,25 @@ async function measureServer(
   fanIds: number[],
   driverId: number,
   postId: number,
-): Promise<{ deliveriesPerSecond: number; bytesPerConnection: number }> {
+  audience: number,
+): Promise<{ deliveriesPerSecond: number; bytesPerConnection: number; openSeconds: number }> {
   const before = rssOf(child.pid!);
+  const opening = performance.now();
   const receivers = await openReceivers(fanIds.map(urlFor));
+  const openSeconds = (performance.now() - opening) / 1000;
   // Let the handshakes' garbage settle before reading what the open sockets hold.
   await new Promise((r) => setTimeout(r, 2_000));
   const after = rssOf(child.pid!);
   const drivers = await Promise.all(Array.from({ length: FAN_OUT_DRIVERS }, () => openSocket(urlFor(driverId))));
   try {
-    await fanOut(receivers, drivers, 20, postId); // warm-up
+    await fanOut(receivers, drivers, 20, postId, audience); // warm-up
     await new Promise((r) => setTimeout(r, 1_500)); // our server's per-connection budget refills
-    const deliveriesPerSecond = await fanOut(receivers, drivers, FAN_OUT_BROADCASTS, postId);
+    const deliveriesPerSecond = await fanOut(receivers, drivers, FAN_OUT_BROADCASTS, postId, audience);
     const bytesPerConnection = Math.max(0, (after - before) / fanIds.length);
     console.log(
-      `  ${name.padEnd(44)} ${deliveriesPerSecond.toFixed(0).padStart(7)} deliveries/s  idle connection ${(bytesPerConnection / 1024).toFixed(1)} KB`,
+      `  ${name.padEnd(44)} ${deliveriesPerSecond.toFixed(0).padStart(7)} deliveries/s  idle connection ${(bytesPerConnection / 1024).toFixed(1)} KB  opened in ${openSeconds.toFixed(1)} s`,
     );
-    return { deliveriesPerSecond, bytesPerConnection };
+    return { deliveriesPerSecond, bytesPerConnection, openSeconds };
   } finally {
     for (const socket of [...drivers, ...receivers.sockets]) socket.terminate();
   }
@@ -666,7 +698,7 @@ if (parts.has('realtime')) {
   const bare = await startProcess('bench/ws-broadcast.ts', { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
   let bareResult;
   try {
-    bareResult = await measureServer('bare ws broadcast', bare, () => ({ url: `ws://127.0.0.1:${barePort}/ws/` }), Array.from({ length: FAN_OUT_CLIENTS }, (_, i) => i), 0, 1);
+    bareResult = await measureServer('bare ws broadcast', bare, () => ({ url: `ws://127.0.0.1:${barePort}/ws/` }), Array.from({ length: FAN_OUT_CLIENTS }, (_, i) => i), 0, 1, FAN_OUT_CLIENTS);
   } finally {
     await stop(bare);
   }
@@ -680,10 +712,20 @@ if (parts.has('realtime')) {
       const now = Date.now() / 1000;
       tokens.set(id, await new SignJWT({ userId: id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(Math.floor(now) + 900).sign(key));
     }
-    const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', child, (id) => ({ url: `ws://127.0.0.1:${port}/ws/`, protocols: socketProtocols(tokens.get(id)!) }), fanIds, creatorId, postId);
+    const target = (id: number): SocketTarget => ({ url: `ws://127.0.0.1:${port}/ws/`, protocols: socketProtocols(tokens.get(id)!) });
+    const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', child, target, fanIds, creatorId, postId, Math.min(FAN_OUT_CLIENTS, timelineFanOutLimit));
     console.log(ratioLine('fan-out / bare ws', ours.deliveriesPerSecond / bareResult.deliveriesPerSecond, budgets.fanOutRatio, 'fan-out ratio'));
+    const idle = ours.bytesPerConnection / Math.max(1, bareResult.bytesPerConnection);
     console.log(
-      `  ${'idle connection (ours)'.padEnd(44)} ${(ours.bytesPerConnection / 1024).toFixed(1).padStart(7)} KB      budget ≤ ${budgets.idleConnectionBytes / 1024} KB  ${check('idle connection bytes', Math.round(ours.bytesPerConnection), budgets.idleConnectionBytes)}`,
+      `  ${'idle connection, ours / bare'.padEnd(44)} ${idle.toFixed(2).padStart(7)}         budget ≤ ${budgets.idleConnectionRatio}  ${check('idle connection, ours / bare', Number(idle.toFixed(2)), budgets.idleConnectionRatio)}`,
+    );
+    const opening = ours.openSeconds / bareResult.openSeconds;
+    console.log(
+      `  ${`opening ${FAN_OUT_CLIENTS}, ours / bare`.padEnd(44)} ${opening.toFixed(2).padStart(7)}         budget ≤ ${budgets.socketOpenRatio}  ${check('socket opening, ours / bare', Number(opening.toFixed(2)), budgets.socketOpenRatio)}`,
+    );
+    const burst = await livenessDuringBurst(`http://127.0.0.1:${port}`, fanIds.slice(0, SOCKET_BURST).map(target));
+    console.log(
+      `  ${`/papi/health/live while ${SOCKET_BURST} open at once`.padEnd(44)} p99 ${String(burst.p99).padStart(4)} ms  (max ${burst.max} ms, ${burst.samples} probes, all open in ${burst.seconds.toFixed(1)} s)  budget ≤ ${budgets.healthDuringSocketBurstP99Ms} ms  ${check('liveness during a socket burst, p99 ms', burst.p99, budgets.healthDuringSocketBurstP99Ms)}`,
     );
   });
 }

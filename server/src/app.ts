@@ -258,7 +258,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   realtime.register(postSocketFeature(ctx));
   realtime.register(createCallSocket(ctx));
   realtime.start(app.server, async (token) => {
-    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token).catch((error: unknown) => {
+    // A socket presents its token once: it is checked, not remembered, so a crowd of sockets
+    // neither holds memory for their tokens nor pushes out the tokens requests use again.
+    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token, { remember: false }).catch((error: unknown) => {
       // A refused token is the client's to refresh; a database that cannot be reached is not.
       if (error instanceof AppError) return { viewer: null, sessionFamily: null };
       throw error;

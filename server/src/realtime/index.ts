@@ -128,6 +128,10 @@ interface Connection {
   early: (ServerMessage | string)[] | null;
   /** What features see of it. */
   peer: SocketPeer;
+  /** Its client messages, handled one at a time in the order sent. */
+  queue: Promise<void>;
+  /** Whether `hello` went out (and the features heard of it). */
+  opened: boolean;
 }
 
 export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
@@ -344,9 +348,48 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     return 'internal-error';
   }
 
+  /**
+   * The connection behind each socket. Its listeners are the same four functions for every
+   * socket, not closures made for each: an idle socket costs what its state costs, no more.
+   */
+  const connectionOf = new WeakMap<WebSocket, Connection>();
+
+  function onSocketMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    const connection = connectionOf.get(this);
+    if (connection === undefined || !admit(connection, data, isBinary)) return;
+    connection.queue = connection.queue.then(() =>
+      onClientMessage(connection, data, isBinary).catch((error: unknown) => {
+        const unavailable = isDatabaseUnavailable(error);
+        if (!unavailable) log.warn({ err: error }, 'realtime: a client message failed');
+        send(connection, { type: 'error', statusText: unavailable ? 'service-unavailable' : 'internal-error' });
+      }),
+    );
+  }
+
+  function onSocketPong(this: WebSocket): void {
+    const connection = connectionOf.get(this);
+    if (connection !== undefined) connection.missed = 0;
+  }
+
+  function onSocketClose(this: WebSocket): void {
+    const connection = connectionOf.get(this);
+    if (connection === undefined) return;
+    forget(connection);
+    if (connection.opened) for (const feature of features) feature.onDisconnect?.(connection.peer);
+  }
+
+  /** A raw connection's error before or after its upgrade: it is done for. */
+  function destroyOnError(this: Duplex): void {
+    this.destroy();
+  }
+
+  function onSocketError(error: Error): void {
+    log.debug({ err: error }, 'realtime: socket error');
+  }
+
   function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection = {
+    const connection: Connection = {
       key: `${nodeId}:${counter}`,
       userId,
       sessionFamily,
@@ -357,7 +400,10 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       lastRefill: Date.now(),
       refused: 0,
       early: [],
-    } as unknown as Connection;
+      peer: undefined as unknown as SocketPeer,
+      queue: Promise.resolve(),
+      opened: false,
+    };
     connection.peer = { key: connection.key, userId, origin, send: (message) => send(connection, message) };
     let set = byUser.get(userId);
     if (set === undefined) {
@@ -365,27 +411,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       byUser.set(userId, set);
     }
     set.add(connection);
-    // One message at a time per connection, in the order sent.
-    let queue = Promise.resolve();
-    socket.on('message', (data, isBinary) => {
-      if (!admit(connection, data, isBinary)) return;
-      queue = queue.then(() =>
-        onClientMessage(connection, data, isBinary).catch((error: unknown) => {
-          const unavailable = isDatabaseUnavailable(error);
-          if (!unavailable) log.warn({ err: error }, 'realtime: a client message failed');
-          send(connection, { type: 'error', statusText: unavailable ? 'service-unavailable' : 'internal-error' });
-        }),
-      );
-    });
-    socket.on('pong', () => {
-      connection.missed = 0;
-    });
-    let opened = false;
-    socket.on('close', () => {
-      forget(connection);
-      if (opened) for (const feature of features) feature.onDisconnect?.(connection.peer);
-    });
-    socket.on('error', (error) => log.debug({ err: error }, 'realtime: socket error'));
+    connectionOf.set(socket, connection);
+    socket.on('message', onSocketMessage);
+    socket.on('pong', onSocketPong);
+    socket.on('close', onSocketClose);
+    socket.on('error', onSocketError);
     // What features add to `hello` (the chat stream's head) is read once the connection is
     // registered: a message committed after the read is published to this socket, one
     // committed before it is covered by the fields — so the client misses neither.
@@ -396,7 +426,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         if (socket.readyState !== WebSocket.OPEN) return;
         send(connection, Object.assign({ type: 'hello', userId, serverTime: Date.now() }, ...parts) as ServerMessage);
         for (const frame of early) send(connection, frame);
-        opened = true;
+        connection.opened = true;
         for (const feature of features) feature.onConnect?.(connection.peer);
       },
       (error: unknown) => {
@@ -494,7 +524,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
         handleProtocols: (protocols) => (protocols.has(REALTIME_PROTOCOL) ? REALTIME_PROTOCOL : false),
       });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        socket.on('error', () => socket.destroy());
+        socket.on('error', destroyOnError);
         onUpgrade(request, socket, head).catch((error: unknown) => {
           log.warn({ err: error }, 'realtime: upgrade failed');
           socket.destroy();

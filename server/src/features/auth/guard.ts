@@ -1,7 +1,9 @@
+import { webcrypto } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { batched } from '../../db/batched';
 import { preparedStatement } from '../../db/prepared';
 import { embedConsents, users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -44,11 +46,15 @@ declare module 'fastify' {
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 const ALGORITHM = 'HS256';
 
-const keys = new WeakMap<AppContext['config'], Uint8Array>();
-function keyOf(ctx: AppContext): Uint8Array {
+/**
+ * The signing key, imported into WebCrypto once per configuration: given as bytes, jose imports
+ * them again for every token it signs or checks, a third of a token check's time.
+ */
+const keys = new WeakMap<AppContext['config'], Promise<webcrypto.CryptoKey>>();
+function keyOf(ctx: AppContext): Promise<webcrypto.CryptoKey> {
   let key = keys.get(ctx.config);
   if (key === undefined) {
-    key = new TextEncoder().encode(ctx.config.jwtSecret);
+    key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(ctx.config.jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     keys.set(ctx.config, key);
   }
   return key;
@@ -74,7 +80,7 @@ export async function issueAccessToken(ctx: AppContext, userId: number, sessionF
     // tokens issued before it yet accepts a login a moment later in the same second.
     .setIssuedAt(now / 1000)
     .setExpirationTime(Math.floor(now / 1000) + ACCESS_TOKEN_SECONDS)
-    .sign(keyOf(ctx));
+    .sign(await keyOf(ctx));
 }
 
 const unauthorized = () => new AppError('unauthorized');
@@ -121,7 +127,7 @@ async function authenticateRequest(request: FastifyRequest, token: string): Prom
 const verifiedTokens = new WeakMap<AppContext['config'], Map<string, JWTPayload>>();
 const maxVerifiedTokens = 10_000;
 
-async function verifiedPayload(ctx: AppContext, token: string): Promise<JWTPayload> {
+async function verifiedPayload(ctx: AppContext, token: string, remember: boolean): Promise<JWTPayload> {
   let known = verifiedTokens.get(ctx.config);
   if (known === undefined) {
     known = new Map();
@@ -133,7 +139,8 @@ async function verifiedPayload(ctx: AppContext, token: string): Promise<JWTPaylo
   if (held !== undefined) known.delete(token);
   // The algorithm is pinned: a token announcing `none` or an asymmetric algorithm is refused
   // before its signature is even looked at.
-  const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+  const { payload } = await jwtVerify(token, await keyOf(ctx), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+  if (!remember) return payload;
   if (known.size >= maxVerifiedTokens) {
     const oldest = known.keys().next();
     if (!oldest.done) known.delete(oldest.value);
@@ -198,6 +205,44 @@ export function forgetHeldAccounts(ctx: AppContext): void {
   heldAccounts.get(ctx.realtime)?.forget();
 }
 
+/**
+ * The accounts a moment's tokens name, read together (db/batched.ts): a crowd of sockets
+ * opening at once, or a page's requests arriving together, takes one round trip, not one each.
+ * A widget token is as good as the fan's consent behind it: revoking the consent (deleting its
+ * row) ends the session at once, in the same query that loads the account. Every authenticated
+ * request asks this, so it is built once and runs prepared. Keyed `userId|consentId`.
+ */
+const accountReaders = new WeakMap<AppContext['db'], (key: string) => Promise<Account | undefined>>();
+
+function accountReader(ctx: AppContext): (key: string) => Promise<Account | undefined> {
+  let reader = accountReaders.get(ctx.db);
+  if (reader === undefined) {
+    reader = batched<string, Account>(async (keys) => {
+      const asked = keys.map((key) => key.split('|').map(Number) as [number, number]);
+      const statement = preparedStatement(ctx.db, 'auth:accounts', () =>
+        ctx.db
+          .select({
+            key: sql<string>`k.user_id || '|' || k.consent_id`,
+            id: users.id,
+            level: users.level,
+            emailVerified: users.emailVerified,
+            bannedAt: users.bannedAt,
+            deletedAt: users.deletedAt,
+            tokensValidAfter: users.tokensValidAfter,
+            consentId: embedConsents.id,
+          })
+          .from(sql`unnest(${sql.placeholder('userIds')}::int[], ${sql.placeholder('consentIds')}::int[]) as k(user_id, consent_id)`)
+          .innerJoin(users, eq(users.id, sql`k.user_id`))
+          .leftJoin(embedConsents, and(eq(embedConsents.id, sql`k.consent_id`), eq(embedConsents.userId, users.id))),
+      );
+      const rows = await statement.execute({ userIds: asked.map(([userId]) => userId), consentIds: asked.map(([, consentId]) => consentId) });
+      return new Map(rows.map(({ key, ...account }) => [key, account]));
+    });
+    accountReaders.set(ctx.db, reader);
+  }
+  return reader;
+}
+
 function accountOf(ctx: AppContext, userId: number, consentId: number | null): Promise<Account | undefined> {
   let held = heldAccounts.get(ctx.realtime);
   if (held === undefined) {
@@ -205,40 +250,21 @@ function accountOf(ctx: AppContext, userId: number, consentId: number | null): P
     held = writes === undefined ? null : new HeldAccounts(ctx, writes);
     heldAccounts.set(ctx.realtime, held);
   }
-  // A widget token is as good as the fan's consent behind it: revoking the consent (deleting
-  // its row) ends the session at once, in the same query that loads the account.
-  // Every authenticated request asks this, so it is built once and runs prepared.
-  const read = async (): Promise<Account | undefined> => {
-    const account = preparedStatement(ctx.db, 'auth:account', () =>
-      ctx.db
-        .select({
-          id: users.id,
-          level: users.level,
-          emailVerified: users.emailVerified,
-          bannedAt: users.bannedAt,
-          deletedAt: users.deletedAt,
-          tokensValidAfter: users.tokensValidAfter,
-          consentId: embedConsents.id,
-        })
-        .from(users)
-        .leftJoin(embedConsents, and(eq(embedConsents.id, sql.placeholder('consentId')), eq(embedConsents.userId, users.id)))
-        .where(eq(users.id, sql.placeholder('userId')))
-        .limit(1),
-    );
-    const [row] = await account.execute({ userId, consentId: consentId ?? -1 });
-    return row;
-  };
+  const read = () => accountReader(ctx)(`${userId}|${consentId ?? -1}`);
   return held === null ? read() : held.get(userId, consentId, read);
 }
 
-/** Verifies the token and loads the account behind it; throws 401 for anything not right. */
-export async function verifyAccessToken(ctx: AppContext, token: string): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
+/**
+ * Verifies the token and loads the account behind it; throws 401 for anything not right.
+ * `remember: false` checks a token without keeping it among the verified ones (a socket's).
+ */
+export async function verifyAccessToken(ctx: AppContext, token: string, options: { remember?: boolean } = {}): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
   let userId: number;
   let issuedAt: number;
   let sessionFamily: string | null;
   let binding: { origin: string; consentId: number | null } | null = null;
   try {
-    const payload = await verifiedPayload(ctx, token);
+    const payload = await verifiedPayload(ctx, token, options.remember ?? true);
     if (typeof payload.userId !== 'number' || !Number.isSafeInteger(payload.userId) || typeof payload.iat !== 'number') throw unauthorized();
     userId = payload.userId;
     issuedAt = payload.iat;

@@ -460,17 +460,19 @@ export function createCallService(ctx: AppContext, nodeId: string) {
       return db.select().from(calls).where(inArray(calls.id, [...callIds]));
     },
 
-    /** A user's last socket on a node went away: the open calls they are in start waiting for them. */
-    async markGone(userId: number): Promise<void> {
+    /** These users' last sockets on a node went away: the open calls they are in start waiting for them. */
+    async markGone(userIds: readonly number[]): Promise<void> {
+      if (userIds.length === 0) return;
       const at = now();
-      await db.update(calls).set({ callerGoneAt: at }).where(and(eq(calls.callerId, userId), isOpen, isNull(calls.callerGoneAt)));
-      await db.update(calls).set({ calleeGoneAt: at }).where(and(eq(calls.calleeId, userId), isOpen, isNull(calls.calleeGoneAt)));
+      await db.update(calls).set({ callerGoneAt: at }).where(and(inArray(calls.callerId, [...userIds]), isOpen, isNull(calls.callerGoneAt)));
+      await db.update(calls).set({ calleeGoneAt: at }).where(and(inArray(calls.calleeId, [...userIds]), isOpen, isNull(calls.calleeGoneAt)));
     },
 
-    /** A socket of the user opened: they are back for the open calls they are in. */
-    async markBack(userId: number): Promise<void> {
-      await db.update(calls).set({ callerGoneAt: null }).where(and(eq(calls.callerId, userId), isOpen, isNotNull(calls.callerGoneAt)));
-      await db.update(calls).set({ calleeGoneAt: null }).where(and(eq(calls.calleeId, userId), isOpen, isNotNull(calls.calleeGoneAt)));
+    /** Sockets of these users opened: they are back for the open calls they are in. */
+    async markBack(userIds: readonly number[]): Promise<void> {
+      if (userIds.length === 0) return;
+      await db.update(calls).set({ callerGoneAt: null }).where(and(inArray(calls.callerId, [...userIds]), isOpen, isNotNull(calls.callerGoneAt)));
+      await db.update(calls).set({ calleeGoneAt: null }).where(and(inArray(calls.calleeId, [...userIds]), isOpen, isNotNull(calls.calleeGoneAt)));
     },
 
     /**

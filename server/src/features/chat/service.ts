@@ -15,6 +15,7 @@ import { ChatLimits, MassGroups, SubscriptionStatus, UNREAD_COUNT_CAP, type Mass
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
+import { batched } from '../../db/batched';
 import { preparedStatement } from '../../db/prepared';
 import {
   calls,
@@ -352,9 +353,14 @@ export function createChatService(ctx: AppContext) {
     });
   }
 
+  /** Stream heads asked in one turn are read together: every socket's `hello` asks one. */
+  const streamHeads = batched<number, number>(async (userIds) => {
+    const rows = await db.select({ userId: chatStreamHeads.userId, seq: chatStreamHeads.seq }).from(chatStreamHeads).where(inArray(chatStreamHeads.userId, [...userIds]));
+    return new Map(rows.map((row) => [row.userId, row.seq]));
+  });
+
   async function streamHead(userId: number): Promise<number> {
-    const [row] = await db.select({ seq: chatStreamHeads.seq }).from(chatStreamHeads).where(eq(chatStreamHeads.userId, userId)).limit(1);
-    return row?.seq ?? 0;
+    return (await streamHeads(userId)) ?? 0;
   }
 
   /** Where a stored message stands in its sender's and its receiver's streams. */
