@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { defaultHashingLimits } from '../../config';
 import { AppError } from '../../errors';
@@ -173,7 +174,8 @@ class HashThreads {
   }
 
   private start(): Worker {
-    const worker = new Worker(new URL('./hash-worker.mjs', import.meta.url));
+    // A path, not import.meta.url: under a test environment such as jsdom that is no file: URL.
+    const worker = new Worker(path.join(import.meta.dirname, 'hash-worker.mjs'));
     worker.unref();
     return worker;
   }
