@@ -123,7 +123,6 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
     }
   }
 
-  /** Runs presence work without holding up the socket; it is retried by the next connect or close. */
   /**
    * Presence is written for everyone whose sockets came or went in one turn together
    * (db/batched.ts): a crowd reconnecting after a restart costs two statements, not two each.
@@ -136,6 +135,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
   const back = presenceOf((userIds) => service.markBack(userIds));
   const gone = presenceOf((userIds) => service.markGone(userIds));
 
+  /** Runs presence work without holding up the socket; it is retried by the next connect or close. */
   function presence(work: Promise<unknown>, userId: number): void {
     work.catch((error: unknown) => {
       if (!isDatabaseUnavailable(error)) log.warn({ err: error, userId }, 'calls: could not record a party’s presence');
