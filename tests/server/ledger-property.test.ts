@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount } from '../support/accounts';
 import { eq, sql } from '../support/db';
-import { gifts, ledgerAccounts, ledgerHolds } from '../../server/src/db/schema';
+import { gifts, ledgerAccounts, ledgerHolds, ledgerPendingCredits } from '../../server/src/db/schema';
 import { AppError } from '../../server/src/errors';
 import {
   account,
@@ -80,6 +80,7 @@ type Op =
   | { t: 'settleReplay'; settlement: number }
   | { t: 'release'; hold: number }
   | { t: 'lapse'; minutes: number }
+  | { t: 'fold' }
   | { t: 'payout'; creator: number; amount: number }
   | { t: 'payoutSent'; payout: number }
   | { t: 'replay'; index: number }
@@ -100,6 +101,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('settleReplay' as const), settlement: fc.nat({ max: 9 }) }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('release' as const), hold: fc.nat({ max: 9 }) }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('lapse' as const), minutes: fc.constantFrom(0, 90, 150, 210) }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('fold' as const) }), weight: 2 },
   { arbitrary: fc.record({ t: fc.constant('payout' as const), creator: person, amount: fc.integer({ min: 1, max: 3000 }) }), weight: 2 },
   { arbitrary: fc.record({ t: fc.constant('payoutSent' as const), payout: fc.nat({ max: 9 }) }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('replay' as const), index: fc.nat({ max: 49 }) }), weight: 2 },
@@ -126,9 +128,15 @@ const mayGoNegative = (key: string) => key === SENT || key.startsWith('processor
 const rowKey = (row: { kind: string; userId: number | null; processor: string | null }) =>
   row.userId !== null ? `${row.kind}:${row.userId}` : row.processor !== null ? `${row.kind}:${row.processor}` : row.kind;
 
+/** What each account holds: its stored balance and the credits pending for it. */
 async function ledgerBalances(): Promise<Map<string, number>> {
   const rows = await app.fanstage.db
-    .select({ kind: ledgerAccounts.kind, userId: ledgerAccounts.userId, processor: ledgerAccounts.processor, balance: ledgerAccounts.balance })
+    .select({
+      kind: ledgerAccounts.kind,
+      userId: ledgerAccounts.userId,
+      processor: ledgerAccounts.processor,
+      balance: sql<number>`(${ledgerAccounts.balance} + coalesce((select sum(${ledgerPendingCredits.amount}) from ${ledgerPendingCredits} where ${ledgerPendingCredits.accountId} = ${ledgerAccounts.id}), 0))::bigint`.mapWith(Number),
+    })
     .from(ledgerAccounts);
   return new Map(rows.map((row) => [rowKey(row), row.balance]));
 }
@@ -353,6 +361,13 @@ async function step(model: Model, op: Op): Promise<{ expected: Outcome; actual: 
       releaseInModel(model, hold);
       return null;
     }
+    case 'fold': {
+      // Pending credits added to their balances, as the job does: nothing any account holds changes.
+      await app.fanstage.jobs.runNow('ledger-pending-credits');
+      const [left] = await app.fanstage.db.select({ n: sql<number>`count(*)::int` }).from(ledgerPendingCredits);
+      if (left!.n !== 0) throw new Error(`${left!.n} pending credits were left after the job ran`);
+      return null;
+    }
     case 'lapse': {
       app.fanstage.clock.advance(op.minutes * 60_000);
       const now = app.fanstage.clock.now().getTime();
@@ -465,7 +480,7 @@ async function checkInvariants(model: Model, after: string): Promise<void> {
  * earlier sequence cannot lapse into this one.
  */
 async function emptyLedger(): Promise<void> {
-  await app.fanstage.db.execute(sql`truncate ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
+  await app.fanstage.db.execute(sql`truncate ledger_pending_credits, ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
 }
 
 const timing = { sequences: 0, steps: 0, ms: 0, checkMs: 0 };

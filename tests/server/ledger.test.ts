@@ -14,6 +14,7 @@ import { openDatabase } from '../../server/src/db';
 import { AppError } from '../../server/src/errors';
 import { account, accountId, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, pay, reconcile, release, reserve, settle, transfer } from '../../server/src/ledger';
 import { describeReport } from '../../server/src/ledger/reconcile';
+import { foldPendingCredits } from '../../server/src/ledger/jobs';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 
 /** A spend on the platform's own pages, as the fan's click there makes it. */
@@ -393,6 +394,8 @@ describe('the reconcile command', () => {
     const clean = await run({ DATABASE_URL: databaseUrl, DATA_DIR: tmpdir() });
     expect(clean.code).toBe(0);
     const feesId = await accountId(db(), account.fees);
+    // The fees' pending credits added to the stored balance, as the ledger-pending-credits job does.
+    await foldPendingCredits(app.fanstage.db);
     await db().execute(sql`update ledger_accounts set balance = balance - 2 where id = ${feesId}`);
     try {
       const tampered = await run({ DATABASE_URL: databaseUrl, DATA_DIR: tmpdir() });

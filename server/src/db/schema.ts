@@ -759,6 +759,34 @@ export const ledgerEntries = pgTable(
 );
 
 /**
+ * Credits posted to an account but not yet added to its stored balance (docs/ledger.md,
+ * "Pending credits"): every payment credits the platform's fees and a creator's earnings, and
+ * adding to those balances in the payment's transaction would lock the row until it commits —
+ * every payment on the platform, or to one creator, one after the other. A credit is written
+ * here instead, beside its entries, and the `ledger-pending-credits` job (or the next debit of
+ * the account) adds it to the balance and removes it, in one transaction. An account holds its
+ * balance plus its pending credits; the entries stay the record of every movement.
+ */
+export const ledgerPendingCredits = pgTable(
+  'ledger_pending_credits',
+  {
+    transferId: integer('transfer_id')
+      .notNull()
+      .references(() => ledgerTransfers.id, { onDelete: 'restrict' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+    /** What the transfer added to the account, net of its legs there: always more than zero. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.transferId, t.accountId] }),
+    index('ledger_pending_credits_account_idx').on(t.accountId),
+    check('ledger_pending_credits_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
  * Money set aside from a wallet that may be spent (a paid call's next minutes): reserved into
  * the platform's holds account, then settled to the earner (partly or fully) or released.
  * An open hold past `expiresAt` is released by the sweeper.

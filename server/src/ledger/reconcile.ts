@@ -4,7 +4,7 @@ import type { Tx } from './transfer';
 export interface ReconciliationReport {
   accounts: number;
   transfers: number;
-  /** Accounts whose stored balance differs from the sum of their entries. */
+  /** Accounts whose balance (stored, with its pending credits) differs from the sum of their entries. */
   balanceMismatches: { accountId: number; kind: string; userId: number | null; stored: number; fromEntries: number }[];
   /** Transfers whose entries do not sum to zero. */
   unbalancedTransfers: { transferId: number; sum: number }[];
@@ -17,6 +17,8 @@ export interface ReconciliationReport {
    * (reserved − settled − released), or that are closed with something remaining.
    */
   holdMismatches: { holdId: number; status: string; amount: number; remaining: number; fromEntries: number }[];
+  /** Pending credits that differ from what their transfer's entries put in the account. */
+  pendingMismatches: { transferId: number; accountId: number; pending: number; fromEntries: number }[];
   /** The sum of every balance: always zero. */
   total: number;
   /** The holds account against the open holds' remaining amounts. */
@@ -35,17 +37,27 @@ const list = <T>(value: unknown): T[] => (typeof value === 'string' ? (JSON.pars
 const checks = sql`
   with entry_sums as (
     select account_id, sum(amount) as sum from ledger_entries group by account_id
+  ), pending_sums as (
+    select account_id, sum(amount) as sum from ledger_pending_credits group by account_id
+  ), holdings as (
+    select a.id, a.kind, a.user_id, a.allow_negative, (a.balance + coalesce(p.sum, 0))::bigint as balance
+    from ledger_accounts a left join pending_sums p on p.account_id = a.id
   ), balance_mismatches as (
     select a.id as "accountId", a.kind, a.user_id as "userId", a.balance as stored, coalesce(e.sum, 0)::bigint as "fromEntries"
-    from ledger_accounts a left join entry_sums e on e.account_id = a.id
+    from holdings a left join entry_sums e on e.account_id = a.id
     where a.balance <> coalesce(e.sum, 0)
+  ), pending_mismatches as (
+    select p.transfer_id as "transferId", p.account_id as "accountId", p.amount::bigint as pending, coalesce(sum(e.amount), 0)::bigint as "fromEntries"
+    from ledger_pending_credits p left join ledger_entries e on e.transfer_id = p.transfer_id and e.account_id = p.account_id
+    group by p.transfer_id, p.account_id, p.amount
+    having p.amount <> coalesce(sum(e.amount), 0)
   ), unbalanced_transfers as (
     select transfer_id as "transferId", sum(amount)::bigint as sum from ledger_entries group by transfer_id having sum(amount) <> 0
   ), empty_transfers as (
     select t.id as "transferId", t.idempotency_key as key from ledger_transfers t
     where not exists (select 1 from ledger_entries e where e.transfer_id = t.id)
   ), negative_accounts as (
-    select id as "accountId", kind, user_id as "userId", balance from ledger_accounts where balance < 0 and not allow_negative
+    select id as "accountId", kind, user_id as "userId", balance from holdings where balance < 0 and not allow_negative
   ), hold_sums as (
     select (t.meta->>'holdId') as hold_id, sum(e.amount) as sum
     from ledger_transfers t
@@ -61,10 +73,11 @@ const checks = sql`
   select
     (select count(*) from ledger_accounts)::int as accounts,
     (select count(*) from ledger_transfers)::int as transfers,
-    (select coalesce(sum(balance), 0) from ledger_accounts)::bigint as total,
-    (select coalesce(sum(balance), 0) from ledger_accounts where kind = 'holds')::bigint as "holdsAccount",
+    (select coalesce(sum(balance), 0) from holdings)::bigint as total,
+    (select coalesce(sum(balance), 0) from holdings where kind = 'holds')::bigint as "holdsAccount",
     (select coalesce(sum(remaining), 0) from ledger_holds where status = 'open')::bigint as "holdsOpen",
     (select coalesce(json_agg(r order by r."accountId"), '[]') from balance_mismatches r) as "balanceMismatches",
+    (select coalesce(json_agg(r order by r."transferId", r."accountId"), '[]') from pending_mismatches r) as "pendingMismatches",
     (select coalesce(json_agg(r order by r."transferId"), '[]') from unbalanced_transfers r) as "unbalancedTransfers",
     (select coalesce(json_agg(r order by r."transferId"), '[]') from empty_transfers r) as "emptyTransfers",
     (select coalesce(json_agg(r order by r."accountId"), '[]') from negative_accounts r) as "negativeAccounts",
@@ -81,6 +94,7 @@ interface Summary {
   emptyTransfers: unknown;
   negativeAccounts: unknown;
   holdMismatches: unknown;
+  pendingMismatches: unknown;
 }
 
 /**
@@ -105,6 +119,11 @@ export async function reconcile(db: Tx): Promise<ReconciliationReport> {
     remaining: num(r.remaining),
     fromEntries: num(r.fromEntries),
   }));
+  const pendingMismatches = list<ReconciliationReport['pendingMismatches'][number]>(summary.pendingMismatches).map((r) => ({
+    ...r,
+    pending: num(r.pending),
+    fromEntries: num(r.fromEntries),
+  }));
   const total = num(summary.total);
   const holds = { account: num(summary.holdsAccount), open: num(summary.holdsOpen) };
   return {
@@ -115,6 +134,7 @@ export async function reconcile(db: Tx): Promise<ReconciliationReport> {
     emptyTransfers,
     negativeAccounts,
     holdMismatches,
+    pendingMismatches,
     total,
     holds,
     ok:
@@ -123,6 +143,7 @@ export async function reconcile(db: Tx): Promise<ReconciliationReport> {
       emptyTransfers.length === 0 &&
       negativeAccounts.length === 0 &&
       holdMismatches.length === 0 &&
+      pendingMismatches.length === 0 &&
       total === 0 &&
       holds.account === holds.open,
   };
@@ -155,6 +176,8 @@ export function describeReport(report: ReconciliationReport): string {
     ...report.negativeAccounts.map((a) => `  account ${a.accountId}, ${accountName(a.kind, a.userId)}: ${a.balance}`),
     `Holds differing from their transfers: ${report.holdMismatches.length}`,
     ...report.holdMismatches.map((h) => `  hold ${h.holdId} (${h.status}, ${h.amount} reserved): remaining ${h.remaining}, its transfers left ${h.fromEntries}`),
+    `Pending credits differing from their entries: ${report.pendingMismatches.length}`,
+    ...report.pendingMismatches.map((p) => `  transfer ${p.transferId}, account ${p.accountId}: pending ${p.pending}, its entries there sum to ${p.fromEntries}`),
     report.ok ? 'The ledger reconciles.' : 'The ledger does NOT reconcile: find the cause of each difference, then correct it as docs/ledger.md (Corrections) says.',
   ];
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers } from '../db/schema';
+import { ledgerAccounts, ledgerEntries, ledgerPendingCredits, ledgerTransfers } from '../db/schema';
 import { AppError } from '../errors';
 import { withinTransaction } from './retry';
 
@@ -25,6 +25,14 @@ export type AccountRef =
   | { kind: 'processor'; processor: string };
 
 const outsideWorld = new Set<AccountRef['kind']>(['processor', 'promotions', 'payouts-sent']);
+/**
+ * Accounts whose credits are posted as pending (`ledger_pending_credits`) rather than added to
+ * the stored balance in the transfer's transaction: every payment credits the platform's fees
+ * and a creator's earnings, and a row lock held on those until each payment commits would put
+ * every payment on the platform — or to one creator — in one line. Only credits: between two
+ * folds such an account can only grow, so no check of it is skipped.
+ */
+const pendingCreditKinds = new Set<AccountRef['kind']>(['fees', 'earnings']);
 const accountKinds = new Set<AccountRef['kind']>(['wallet', 'earnings', 'fees', 'holds', 'payouts-pending', 'payouts-sent', 'promotions', 'processor']);
 
 export const account = {
@@ -91,11 +99,42 @@ export async function accountId(tx: Tx, ref: AccountRef): Promise<number> {
   return created.id;
 }
 
-/** The balance of an account, 0 when it was never opened. */
+/** The credits posted to an account and not yet added to its stored balance. */
+const pendingOf = (accountIdColumn: SQL) =>
+  sql`coalesce((select sum(${ledgerPendingCredits.amount}) from ${ledgerPendingCredits} where ${ledgerPendingCredits.accountId} = ${accountIdColumn}), 0)`;
+
+/** The balance of an account — its stored balance and its pending credits — 0 when it was never opened. */
 export async function balanceOf(tx: Tx, ref: AccountRef): Promise<number> {
-  const [found] = await tx.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(ownerWhere(ownerOf(ref))).limit(1);
+  const [found] = await tx
+    .select({ balance: sql<number>`(${ledgerAccounts.balance} + ${pendingOf(sql`${ledgerAccounts.id}`)})::bigint`.mapWith(Number) })
+    .from(ledgerAccounts)
+    .where(ownerWhere(ownerOf(ref)))
+    .limit(1);
   return found?.balance ?? 0;
 }
+
+/**
+ * Adds the pending credits of `accountIds` to their stored balances and removes them; the
+ * accounts must be locked by the caller, so no fold of the same rows runs beside it. Answers
+ * the new stored balances of the accounts that had any.
+ */
+export async function foldPending(tx: Tx, accountIds: readonly number[]): Promise<Map<number, number>> {
+  if (accountIds.length === 0) return new Map();
+  const folded = rows<{ id: number; balance: number }>(
+    await tx.execute(sql`
+      with folded as (
+        delete from ${ledgerPendingCredits} where ${ledgerPendingCredits.accountId} in (${sql.join(
+          accountIds.map((id) => sql`${id}::integer`),
+          sql`, `,
+        )})
+        returning account_id, amount
+      ), sums as (select account_id, sum(amount) as amount from folded group by account_id)
+      update ${ledgerAccounts} as a set balance = a.balance + s.amount from sums s where a.id = s.account_id
+      returning a.id, a.balance`),
+  );
+  return new Map(folded.map((row) => [Number(row.id), Number(row.balance)]));
+}
+
 
 export interface Leg {
   account: AccountRef;
@@ -193,33 +232,44 @@ interface Locked {
   existing: { id: number; requestHash: string } | undefined;
 }
 
+interface AccountRow {
+  id: number;
+  kind: string;
+  user_id: number | null;
+  processor: string | null;
+  balance: number;
+  allow_negative: boolean;
+  existing: string | null;
+}
+
 /**
  * Opens (on first use) and locks the accounts of a transfer, lowest id first, and returns
  * their balances as of the lock, together with the transfer recorded under `key` if any: one
- * statement when every account exists already.
+ * statement when every account exists already. The accounts in `credited` (which only take
+ * pending credits) are read, not locked.
  */
-async function lockAccounts(tx: Tx, owners: Map<string, Owner>, key: string): Promise<Locked> {
+async function lockAccounts(tx: Tx, owners: Map<string, Owner>, credited: ReadonlySet<string>, key: string): Promise<Locked> {
   const locked: Locked = { accounts: new Map(), existing: undefined };
-  const take = async (wanted: Owner[]) => {
-    const found = await tx
-      .select({
-        id: ledgerAccounts.id,
-        kind: ledgerAccounts.kind,
-        userId: ledgerAccounts.userId,
-        processor: ledgerAccounts.processor,
-        balance: ledgerAccounts.balance,
-        allowNegative: ledgerAccounts.allowNegative,
-        existing: sql<string | null>`(select ${ledgerTransfers.id} || ':' || ${ledgerTransfers.requestHash} from ${ledgerTransfers} where ${ledgerTransfers.idempotencyKey} = ${key})`,
-      })
-      .from(ledgerAccounts)
-      .where(anyOwner(wanted))
-      .orderBy(asc(ledgerAccounts.id))
-      .for('update');
+  const columns = sql`id, kind, user_id, processor, balance, allow_negative`;
+  const take = async (wanted: [string, Owner][]) => {
+    const toLock = wanted.filter(([k]) => !credited.has(k)).map(([, owner]) => owner);
+    const toRead = wanted.filter(([k]) => credited.has(k)).map(([, owner]) => owner);
+    const found = rows<AccountRow>(
+      await tx.execute(sql`
+        with l as (
+          select ${columns} from ${ledgerAccounts} where ${toLock.length > 0 ? anyOwner(toLock) : sql`false`} order by id for no key update
+        ), r as (
+          select ${columns} from ${ledgerAccounts} where ${toRead.length > 0 ? anyOwner(toRead) : sql`false`}
+        ), k as (
+          select ${ledgerTransfers.id} || ':' || ${ledgerTransfers.requestHash} as existing from ${ledgerTransfers} where ${ledgerTransfers.idempotencyKey} = ${key}
+        )
+        select x.*, (select existing from k) as existing from (select * from l union all select * from r) x`),
+    );
     for (const row of found) {
-      locked.accounts.set(accountKey({ kind: row.kind as AccountRef['kind'], userId: row.userId, processor: row.processor }), {
-        id: row.id,
-        balance: row.balance,
-        allowNegative: row.allowNegative,
+      locked.accounts.set(accountKey({ kind: row.kind as AccountRef['kind'], userId: row.user_id, processor: row.processor }), {
+        id: Number(row.id),
+        balance: Number(row.balance),
+        allowNegative: row.allow_negative,
       });
       if (row.existing !== null) {
         const cut = row.existing.indexOf(':');
@@ -227,14 +277,14 @@ async function lockAccounts(tx: Tx, owners: Map<string, Owner>, key: string): Pr
       }
     }
   };
-  await take([...owners.values()]);
-  const missing = [...owners].filter(([k]) => !locked.accounts.has(k)).map(([, owner]) => owner);
+  await take([...owners]);
+  const missing = [...owners].filter(([k]) => !locked.accounts.has(k));
   if (missing.length > 0) {
     // Concurrent first uses of one account meet on the unique index: the later insert waits
     // for the earlier transaction and then does nothing, and the lock below finds its row.
     await tx
       .insert(ledgerAccounts)
-      .values(missing.map((o) => ({ kind: o.kind, userId: o.userId, processor: o.processor, allowNegative: outsideWorld.has(o.kind) })))
+      .values(missing.map(([, o]) => ({ kind: o.kind, userId: o.userId, processor: o.processor, allowNegative: outsideWorld.has(o.kind) })))
       .onConflictDoNothing();
     await take(missing);
   }
@@ -253,10 +303,12 @@ async function lockAccounts(tx: Tx, owners: Map<string, Owner>, key: string): Pr
  *   before anything is written: no transfer row, no balance touched, the key still free. A
  *   caller may therefore catch `noMoney` and go on with its transaction (mark a renewal as
  *   failed, say) without leaving half a transfer behind.
- * - The accounts are locked (`SELECT … FOR UPDATE`, lowest id first, in one statement) before
- *   the balances are checked, so concurrent spending from one wallet is serialised and can
- *   never overspend, and two transfers never wait for each other's accounts in opposite
+ * - The accounts are locked (`SELECT … FOR NO KEY UPDATE`, lowest id first, in one statement)
+ *   before the balances are checked, so concurrent spending from one wallet is serialised and
+ *   can never overspend, and two transfers never wait for each other's accounts in opposite
  *   orders. A concurrent request with the same key waits for the first and then replays.
+ * - A credit to fees or earnings is a pending credit (`pendingCreditKinds`): that account is
+ *   read, not locked, and its stored balance is left to the ledger-pending-credits job.
  *
  * Two statements when the accounts exist: the lock (with the key's lookup) and one that
  * writes the transfer, its entries and the balances together; a third, a fresh look at the
@@ -276,12 +328,24 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<TransferRe
       net.set(k, (net.get(k) ?? 0) + leg.amount);
       legKeys.push(k);
     }
-    const { accounts, existing } = await lockAccounts(t, owners, input.key);
+    // Credits to fees and earnings are posted as pending: those rows are read, never locked.
+    const credited = new Set([...net].filter(([k, amount]) => amount > 0 && pendingCreditKinds.has(owners.get(k)!.kind)).map(([k]) => k));
+    const { accounts, existing } = await lockAccounts(t, owners, credited, input.key);
     if (existing) return replayOf(existing, hash);
+    // A debit of such an account counts its pending credits: they are added to its balance first.
+    const debited = [...net].filter(([k, amount]) => amount < 0 && pendingCreditKinds.has(owners.get(k)!.kind)).map(([k]) => k);
+    const folded = await foldPending(
+      t,
+      debited.map((k) => accounts.get(k)!.id),
+    );
+    for (const k of debited) {
+      const row = accounts.get(k)!;
+      row.balance = folded.get(row.id) ?? row.balance;
+    }
 
     const short = [...net].some(([k, amount]) => {
       const row = accounts.get(k)!;
-      return !row.allowNegative && row.balance + amount < 0;
+      return !credited.has(k) && !row.allowNegative && row.balance + amount < 0;
     });
     if (short) {
       // The key's lookup above predates the lock: a twin of this request may have committed
@@ -291,7 +355,9 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<TransferRe
       throw new AppError('noMoney');
     }
 
-    const changes = [...net].filter(([, amount]) => amount !== 0).map(([k, amount]) => sql`(${accounts.get(k)!.id}::integer, ${amount}::bigint)`);
+    const changed = [...net].filter(([k, amount]) => amount !== 0 && !credited.has(k));
+    const changes = changed.map(([k, amount]) => sql`(${accounts.get(k)!.id}::integer, ${amount}::bigint)`);
+    const pending = [...credited].map((k) => sql`(${accounts.get(k)!.id}::integer, ${net.get(k)!}::bigint)`);
     const entries = input.legs.map((leg, i) => sql`(${accounts.get(legKeys[i]!)!.id}::integer, ${leg.amount}::bigint)`);
     const updates =
       changes.length === 0
@@ -300,19 +366,25 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<TransferRe
             from (values ${sql.join(changes, sql`, `)}) as v(id, amount)
             where a.id = v.id and exists (select 1 from t)
             returning a.id`;
-    const written = rows<{ id: number; updated: number; entries: number }>(
+    const credits =
+      pending.length === 0
+        ? sql`select null::integer as id where false`
+        : sql`insert into ${ledgerPendingCredits} (transfer_id, account_id, amount)
+            select t.id, v.account_id, v.amount from t, (values ${sql.join(pending, sql`, `)}) as v(account_id, amount)
+            returning 1`;
+    const written = rows<{ id: number; updated: number; entries: number; pending: number }>(
       await t.execute(sql`
         with t as (
           insert into ${ledgerTransfers} (idempotency_key, request_hash, kind, user_id, counterparty_id, meta)
           values (${input.key}, ${hash}, ${input.kind}, ${input.userId ?? null}::integer, ${input.counterpartyId ?? null}::integer, ${JSON.stringify(input.meta ?? {})}::jsonb)
           on conflict do nothing
           returning id
-        ), u as (${updates}), e as (
+        ), u as (${updates}), p as (${credits}), e as (
           insert into ${ledgerEntries} (transfer_id, account_id, amount)
           select t.id, l.account_id, l.amount from t, (values ${sql.join(entries, sql`, `)}) as l(account_id, amount)
           returning 1
         )
-        select t.id, (select count(*) from u)::integer as updated, (select count(*) from e)::integer as entries from t`),
+        select t.id, (select count(*) from u)::integer as updated, (select count(*) from e)::integer as entries, (select count(*) from p)::integer as pending from t`),
     )[0];
     if (!written) {
       // The key was taken meanwhile: by a twin that committed while we waited for the locks
@@ -321,8 +393,10 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<TransferRe
       if (!winner) throw new Error(`Transfer ${input.key} conflicted but cannot be read`);
       return replayOf(winner, hash);
     }
-    if (Number(written.updated) !== changes.length || Number(written.entries) !== entries.length) {
-      throw new Error(`Transfer ${input.key} wrote ${written.updated} of ${changes.length} balances and ${written.entries} of ${entries.length} entries`);
+    if (Number(written.updated) !== changes.length || Number(written.entries) !== entries.length || Number(written.pending) !== pending.length) {
+      throw new Error(
+        `Transfer ${input.key} wrote ${written.updated} of ${changes.length} balances, ${written.pending} of ${pending.length} pending credits and ${written.entries} of ${entries.length} entries`,
+      );
     }
     return { transferId: Number(written.id), replayed: false };
   });

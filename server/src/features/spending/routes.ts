@@ -301,6 +301,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     emptyTransfers: Type.Array(Type.Object({ transferId: Type.Integer(), key: Type.String() })),
     negativeAccounts: Type.Array(Type.Object({ ...owner, balance: Type.Integer() })),
     holdMismatches: Type.Array(Type.Object({ holdId: Type.Integer(), status: Type.String(), amount: Type.Integer(), remaining: Type.Integer(), fromEntries: Type.Integer() })),
+    pendingMismatches: Type.Array(Type.Object({ transferId: Type.Integer(), accountId: Type.Integer(), pending: Type.Integer(), fromEntries: Type.Integer() })),
   });
 
   app.get(
