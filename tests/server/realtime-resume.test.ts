@@ -368,12 +368,18 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
     }
   }
 
-  /** A second connection of the test's own, holding a fan's wallet row as a long transaction would. */
-  async function holdWallet(userId: number): Promise<pg.Client> {
+  /**
+   * A second connection of the test's own, holding a fan's chat stream head as a long
+   * transaction would. A message takes its positions last, locking the heads lowest user id
+   * first: the fan's message to a creator made before him takes the creator's position, then
+   * waits for his own.
+   */
+  async function holdStreamHead(userId: number): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
+    await client.query('insert into chat_stream_heads (user_id, seq) values ($1, 0) on conflict do nothing', [userId]);
     await client.query('begin');
-    await client.query(`select id from ledger_accounts where kind = 'wallet' and user_id = $1 for update`, [userId]);
+    await client.query('select user_id from chat_stream_heads where user_id = $1 for update', [userId]);
     return client;
   }
 
@@ -381,6 +387,8 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
     const creator = await createAccount(app, { seller: true });
     const first = await createAccount(app);
     const second = await createAccount(app);
+    // holdStreamHead relies on it: the creator's head is locked before the fans'.
+    expect(creator.id).toBeLessThan(first.id);
     await setMessagePrice(app, creator.id, 16);
     await fundWallets(app, new Map([first, second].map((fan) => [fan.id, 10_000])));
     return { creator, first, second, sockets: await Promise.all([first, second, creator].map((a) => connectSocket(server, a))) };
@@ -389,11 +397,11 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
   it('a message stored while an earlier one still holds its position waits for it, and comes after it', async () => {
     const { creator, first, sockets } = await people();
     const [sf, ss, sc] = sockets as [SocketClient, SocketClient, SocketClient];
-    const holder = await holdWallet(first.id);
+    const holder = await holdStreamHead(first.id);
     const observer = new pg.Client({ connectionString: server.databaseUrl });
     await observer.connect();
     try {
-      // The first fan's message takes its position, then waits to be paid for.
+      // The first fan's message takes the creator's position, then waits for its own.
       const one = newMsgId();
       sf.send({ type: 'chatMessage', msgId: one, receiverId: creator.id, text: 'first', price: 16 });
       await waitingCount(observer, 1);
@@ -432,7 +440,7 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
   it('a position whose transaction rolls back is handed to the next message: no gap', async () => {
     const { creator, first, sockets } = await people();
     const [sf, ss, sc] = sockets as [SocketClient, SocketClient, SocketClient];
-    const holder = await holdWallet(first.id);
+    const holder = await holdStreamHead(first.id);
     const observer = new pg.Client({ connectionString: server.databaseUrl });
     await observer.connect();
     try {

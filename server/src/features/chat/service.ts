@@ -630,10 +630,6 @@ export function createChatService(ctx: AppContext) {
             if (stored === undefined) throw new Error('a chat message vanished');
             return { row: stored, replayed: true };
           }
-          // Positions before the payment: the message is in both streams from here on, and a
-          // refusal below (noMoney) rolls them back for the next message to take.
-          const seqs = await takePositions(tx, inserted.id, [senderId, input.receiverId]);
-
           let earned = 0;
           const fanAmount = price > 0 ? fanPriceCents(price, ctx.config.priceSalt) : 0;
           // A message's price and its gift are one spend to the fan: a site asks him once, for both.
@@ -698,6 +694,10 @@ export function createChatService(ctx: AppContext) {
               lastSuspectedAt: suspectedAt,
             })
             .where(and(eq(chatConversations.userId, input.receiverId), eq(chatConversations.partnerId, senderId)));
+          // Positions last: the receiver's stream head is the row every message to her waits
+          // for, so it is locked only for this statement and the commit. A refusal above
+          // (noMoney) never took one.
+          const seqs = await takePositions(tx, inserted.id, [senderId, input.receiverId]);
           return { row: inserted, replayed: false, seqs };
         });
       } catch (error) {
