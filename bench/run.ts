@@ -15,6 +15,7 @@ import { WebSocket } from 'ws';
 import { benchCalls } from './calls';
 import { benchLighthouse } from './lighthouse';
 import { benchScale } from './scale';
+import { benchWrites } from './writes';
 import { benchSignIns, whileProbingHealth } from './signins';
 import { socketProtocols } from '../lib/contract/realtime';
 import { timelineFanOutLimit } from '../server/src/features/notifications/domain';
@@ -64,7 +65,7 @@ const budgets = {
  * Which parts run: `BENCH_PARTS=feeds` measures only the feeds on PostgreSQL (no build needed);
  * the default runs everything.
  */
-const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,lighthouse,users,signins,feeds,scale,realtime,calls').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'sizes,lighthouse,users,signins,feeds,scale,writes,realtime,calls').split(',').map((p) => p.trim()));
 
 function gzipSize(path: string): number {
   return gzipSync(readFileSync(path), { level: 9 }).length;
@@ -526,6 +527,10 @@ if (parts.has('feeds')) {
 
 if (parts.has('scale')) {
   await benchScale({ hello: helloResult, load, loadWith, line, check, failures, withServerOnPostgres });
+}
+
+if (parts.has('writes')) {
+  await benchWrites({ check, failures, withServerOnPostgres });
 }
 
 // ---- realtime: websocket fan-out -------------------------------------------------------------
