@@ -96,6 +96,7 @@ export const ErrorKeys = [
   'call-not-found',
   'calls-not-offered',
   'call-not-live',
+  'call-taken',
   // partner programme and identity checks
   'partner-wrong-state',
   'badge-revoked',

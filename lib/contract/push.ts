@@ -28,7 +28,14 @@ export const DeviceRemoveBody = Type.Object({ endpoint: Type.String({ minLength:
 export type DeviceRemoveBody = Static<typeof DeviceRemoveBody>;
 
 /** What kind of event a push tells of. */
-export type PushKind = 'chatMessage' | 'incomingCall' | 'gift' | 'newSubscriber';
+export type PushKind = 'chatMessage' | 'incomingCall' | 'callEnded' | 'gift' | 'newSubscriber';
+
+/** A button on an incoming call's notification; the service worker acts on it (docs/push.md). */
+export interface PushAction {
+  action: 'accept' | 'decline';
+  /** The button's text, in the recipient's language. */
+  title: string;
+}
 
 /**
  * The decrypted payload of a web push, as the site's service worker (/sw.js) reads it: what to
@@ -46,4 +53,17 @@ export interface PushPayload {
   silent: boolean;
   /** The recipient's language (`appLanguage`): `en` or `cs`. */
   lang: 'en' | 'cs';
+  /**
+   * `incomingCall` and `callEnded`: the call's id — a name, not a key: answering or declining
+   * it still takes the recipient's own session, and the server refuses a call that is over.
+   */
+  callId?: string;
+  /** `incomingCall`: Accept and Decline. */
+  actions?: PushAction[];
+  /**
+   * `callEnded`: the ring stopped. True when nobody answered (missed, or the caller gave up):
+   * the ringing notification becomes a quiet "Missed call" with this title and body; false
+   * (declined, answered, on any device) closes it and shows nothing.
+   */
+  missed?: boolean;
 }

@@ -123,6 +123,7 @@ export type {
   CallLine,
   CallCallee,
   CallStartResult,
+  CallRingOutcome,
   CallStartProblem,
   CallBlocker,
   CallPeer,

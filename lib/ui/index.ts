@@ -31,7 +31,7 @@ export * from './GiftPicker';
 export * from './TipButton';
 export * from './EarningsWidget';
 export * from './FirstEarningsPopup';
-export { playSound, isMuted, MUTED_SOUND } from './sound';
+export { playSound, isMuted, MUTED_SOUND, hasBeenActivated, whenActivated } from './sound';
 export type { SoundKind } from './sound';
 export * from './PriceDetail';
 export * from './Badges';

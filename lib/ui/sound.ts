@@ -18,8 +18,60 @@ type AudioContextClass = typeof AudioContext;
 
 let context: AudioContext | null = null;
 
+/** Seen here, for browsers without `navigator.userActivation`. */
+let activatedHere = false;
+/** The events that give a page its user activation (HTML's "activation-triggering input events"). */
+const activationEvents = ['pointerdown', 'pointerup', 'mousedown', 'keydown', 'touchend'] as const;
+
+if (typeof window !== 'undefined' && typeof navigator !== 'undefined' && !('userActivation' in navigator)) {
+  const seen = (event: Event) => {
+    if (event instanceof KeyboardEvent && event.key === 'Escape') return;
+    activatedHere = true;
+    for (const type of activationEvents) window.removeEventListener(type, seen, true);
+  };
+  for (const type of activationEvents) window.addEventListener(type, seen, true);
+}
+
+/**
+ * Whether the person has interacted with this page yet (a click, a tap, a key). Until then a
+ * browser refuses to start Web Audio — and says so in the console each time it is tried — so
+ * nothing here tries.
+ */
+export function hasBeenActivated(): boolean {
+  if (typeof navigator === 'undefined') return false;
+  const activation = (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation;
+  return activation ? activation.hasBeenActive : activatedHere;
+}
+
+/**
+ * Runs `then` once the page has its first user activation — at once when it has one already.
+ * Returns a function that stops waiting. A ring that comes to a page nobody has touched since it
+ * loaded starts with the person's first click or key there.
+ */
+export function whenActivated(then: () => void): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  if (hasBeenActivated()) {
+    then();
+    return () => undefined;
+  }
+  const stop = () => {
+    for (const type of activationEvents) window.removeEventListener(type, check, true);
+  };
+  // Listened to in the capture phase, so a page that stops the event still lets the ring start.
+  function check() {
+    if (!hasBeenActivated()) return;
+    stop();
+    then();
+  }
+  for (const type of activationEvents) window.addEventListener(type, check, true);
+  return stop;
+}
+
 function audioContext(): AudioContext | null {
   if (context) return context;
+  // Made only after the first user activation: before it, the browser would make a suspended
+  // one and warn ("The AudioContext was not allowed to start") at every ring.
+  if (!hasBeenActivated()) return null;
   const Ctor: AudioContextClass | undefined =
     typeof window === 'undefined' ? undefined : (window.AudioContext ?? (window as unknown as { webkitAudioContext?: AudioContextClass }).webkitAudioContext);
   if (!Ctor) return null;
@@ -61,7 +113,7 @@ const melodies: Record<SoundKind, ReadonlyArray<readonly [number, number]>> = {
 
 /**
  * Plays a sound unless `muted`. Returns whether one was started: browsers without Web Audio,
- * or that refuse to start it before the person interacted with the page, stay silent.
+ * and pages nobody has interacted with yet (see `whenActivated`), stay silent.
  */
 export function playSound(kind: SoundKind, options: { muted?: boolean } = {}): boolean {
   if (options.muted) return false;

@@ -89,6 +89,7 @@ export const httpStatusOf: Record<ErrorKey, number> = {
   'call-not-found': 404,
   'calls-not-offered': 403,
   'call-not-live': 409,
+  'call-taken': 409,
   'partner-wrong-state': 409,
   'badge-revoked': 403,
   'partner-invalid-name': 400,

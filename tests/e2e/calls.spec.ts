@@ -5,10 +5,11 @@ import type { CreditPackage } from '../../lib/contract';
 import { apiProfile, clickClosingItsWindow, viewports } from './support';
 // The calls need the full browser: the headless shell decodes no fake camera's video, and a
 // popup opened from a popup's answer does not reach the page there.
-import { chromiumArgs, fullChromium } from './browsers';
+import { fullChromium } from './browsers';
 import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, priceSalt, testCards } from './moneySupport';
 import { demoPageOf, logInCreator, signUpCreator } from './creatorSupport';
+import { expectRemoteVideoPlays, launchArgs, loopbackOnly } from './callSupport';
 
 /**
  * A paid video call between two browsers (two Chromiums, as two people on two machines), each
@@ -21,40 +22,6 @@ import { demoPageOf, logInCreator, signUpCreator } from './creatorSupport';
 
 /** Her price a minute: the 128-credit call step of SPEC §9. */
 const callPrice = 128;
-
-const launchArgs = [
-  ...chromiumArgs,
-  '--use-fake-device-for-media-stream',
-  '--use-fake-ui-for-media-stream',
-  '--allow-loopback-in-peer-connection',
-  '--autoplay-policy=no-user-gesture-required',
-];
-
-/** Only loopback candidates reach the other side (runs in the page, before its scripts). */
-function loopbackOnly() {
-  const proto = window.RTCPeerConnection.prototype;
-  const native = Object.getOwnPropertyDescriptor(proto, 'onicecandidate');
-  if (!native?.get || !native.set) return;
-  const { get, set } = native;
-  Object.defineProperty(proto, 'onicecandidate', {
-    configurable: true,
-    enumerable: native.enumerable ?? true,
-    get(this: RTCPeerConnection) {
-      return get.call(this) as unknown;
-    },
-    set(this: RTCPeerConnection, handler: ((event: RTCPeerConnectionIceEvent) => unknown) | null) {
-      set.call(
-        this,
-        handler
-          ? (event: RTCPeerConnectionIceEvent) => {
-              if (event.candidate && !/ 127\.0\.0\.1 /.test(event.candidate.candidate)) return;
-              handler(event);
-            }
-          : null,
-      );
-    },
-  });
-}
 
 async function personIn(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: viewports.web });
@@ -84,16 +51,6 @@ function centsOf(text: string): number {
   expect(match, `an amount: ${text}`).not.toBeNull();
   const cents = Number(match![2]) * 100 + Number(match![3]);
   return match![1] === '−' || match![1] === '-' ? -cents : cents;
-}
-
-/** The remote video decodes: it has a size, and its frames advance. */
-async function expectRemoteVideoPlays(page: Page): Promise<void> {
-  const video = page.getByTestId('call-remote-video');
-  await expect(video).toBeVisible({ timeout: 20_000 });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 }).toBeGreaterThan(0);
-  const frames = () => video.evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames);
-  const before = await frames();
-  await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(before);
 }
 
 interface Box {

@@ -6,7 +6,7 @@ import { apiCaller } from '../support/inject';
 import { eq } from '../support/db';
 import { fundWallet } from '../support/money';
 import { closeSockets, connectSocket } from '../support/sockets';
-import { callingCreator, ringCall } from '../support/calls';
+import { acceptCall, callingCreator, isCall, ringCall, sendCall } from '../support/calls';
 import { decryptPush, startPushReceiver, verifyVapid, type PushReceiver, type TestSubscription } from '../support/push-receiver';
 import { pushDevices, serverKeys, users } from '../../server/src/db/schema';
 import { endpointProblem } from '../../server/src/features/push/domain';
@@ -198,8 +198,14 @@ describe('pushes', () => {
     const subscription = await registered(star);
     const { callId } = await ringCall(server, fan, star);
     const payload = await pushPayloadOf(subscription);
-    expect(payload).toMatchObject({ kind: 'incomingCall', title: 'Incoming call', url: `/chat/${fan.username}`, tag: `call:${callId}`, silent: true, lang: 'en' });
+    expect(payload).toMatchObject({ kind: 'incomingCall', title: 'Incoming call', url: `/chat/${fan.username}?call=${callId}`, tag: `call:${callId}`, silent: true, lang: 'en', callId });
     expect(payload.body).toContain('is calling you');
+    // Accept and Decline, and nothing that would let anyone but her answer it.
+    expect(payload.actions).toEqual([
+      { action: 'accept', title: 'Accept' },
+      { action: 'decline', title: 'Decline' },
+    ]);
+    expect(Object.keys(payload).sort()).toEqual(['actions', 'body', 'callId', 'icon', 'kind', 'lang', 'silent', 'tag', 'title', 'url']);
   });
 
   it('tell a creator of a gift on her post and of a new subscriber, and open the post or the notifications', async () => {
@@ -232,5 +238,77 @@ describe('pushes', () => {
     expect(push.answered).toBe(410);
     await expect.poll(async () => (await devicesOf(receiverAccount.id)).length).toBe(0);
     expect((await call('GET', '/api/users/me', receiverAccount)).json.body.isPushRegistered).toBe(false);
+  });
+
+  it('close the ring’s notification when the call is taken, and make it a missed call when the caller gives up', async () => {
+    const star = await callingCreator(app);
+    await call('PUT', '/api/users/me', star, { appLanguage: 'cs' });
+    const fan = await createAccount(app);
+    await app.fanstage.db.update(users).set({ displayName: 'Věrný Fanoušek' }).where(eq(users.id, fan.id));
+    await fundWallet(app, fan.id, 10_000);
+    const subscription = await registered(star);
+
+    const answered = await ringCall(server, fan, star);
+    expect(await pushPayloadOf(subscription)).toMatchObject({ kind: 'incomingCall', title: 'Příchozí hovor', actions: [{ title: 'Přijmout' }, { title: 'Odmítnout' }] });
+    await acceptCall(answered, fan);
+    expect(await pushPayloadOf(subscription)).toMatchObject({ kind: 'callEnded', tag: `call:${answered.callId}`, callId: answered.callId, missed: false, silent: true });
+    sendCall(answered.fanSocket, answered.callId, 'callStop', star.id);
+    await answered.starSocket.nextOf('callMessage', 0, isCall(answered.callId, 'callStop'));
+
+    const cancelled = await ringCall(server, fan, star);
+    await pushPayloadOf(subscription);
+    sendCall(cancelled.fanSocket, cancelled.callId, 'callStop', star.id);
+    expect(await pushPayloadOf(subscription)).toEqual({
+      kind: 'callEnded',
+      title: 'Zmeškaný hovor',
+      body: 'Věrný Fanoušek vám volal(a)',
+      icon: '/favicon.svg',
+      url: `/chat/${fan.username}`,
+      tag: `call:${cancelled.callId}`,
+      silent: true,
+      lang: 'cs',
+      callId: cancelled.callId,
+      missed: true,
+    });
+  });
+});
+
+describe('answering a call outside the page', () => {
+  it('declines a ringing call by its id over HTTP, for the callee alone, and the caller hears it was declined', async () => {
+    const star = await callingCreator(app);
+    const fan = await createAccount(app);
+    await fundWallet(app, fan.id, 10_000);
+    const subscription = await registered(star);
+    const { callId, fanSocket } = await ringCall(server, fan, star);
+    await pushPayloadOf(subscription);
+
+    // Neither the caller nor a stranger may decline it for her.
+    expect((await call('POST', `/api/calls/${callId}/decline`, fan, {})).json).toEqual({ statusCode: -1, statusText: 'call-not-found' });
+    expect((await call('POST', `/api/calls/${callId}/decline`, await createAccount(app), {})).json).toEqual({ statusCode: -1, statusText: 'call-not-found' });
+    expect((await call('POST', `/api/calls/${callId}/decline`, undefined, {})).status).toBe(401);
+
+    expect((await call('POST', `/api/calls/${callId}/decline`, star, {})).json).toEqual({ statusCode: 1 });
+    const answer = await fanSocket.nextOf('callMessage', 0, isCall(callId, 'preAnswer'));
+    expect(answer.callMessageBody).toEqual({ accept: false, status: 54 });
+    expect((await fanSocket.nextOf('callMessage', 0, isCall(callId, 'callStop'))).callMessageBody).toMatchObject({ reason: 'declined' });
+    expect(await pushPayloadOf(subscription)).toMatchObject({ kind: 'callEnded', callId, missed: false });
+    expect((await call('GET', `/api/calls/${callId}`, star)).json.body).toMatchObject({ state: 'declined', endReason: 'declined' });
+
+    // Once over, it cannot be declined again.
+    expect((await call('POST', `/api/calls/${callId}/decline`, star, {})).json).toEqual({ statusCode: -1, statusText: 'call-not-found' });
+  });
+
+  it('refuses an accept or a decline of a call another of her pages answered first, and the call goes on', async () => {
+    const star = await callingCreator(app);
+    const fan = await createAccount(app);
+    await fundWallet(app, fan.id, 10_000);
+    const ringing = await ringCall(server, fan, star);
+    const otherTab = await connectSocket(server, star);
+    await acceptCall(ringing, fan);
+
+    sendCall(otherTab, ringing.callId, 'preAnswer', fan.id, { accept: true });
+    expect(await otherTab.nextOf('error', 0, (m: { msgId?: string }) => m.msgId === ringing.callId)).toMatchObject({ statusText: 'call-taken', ref: 'callMessage' });
+    expect((await call('POST', `/api/calls/${ringing.callId}/decline`, star, {})).json).toEqual({ statusCode: -1, statusText: 'call-taken' });
+    expect((await call('GET', `/api/calls/${ringing.callId}`, star)).json.body).toMatchObject({ state: 'live' });
   });
 });

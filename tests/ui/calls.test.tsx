@@ -65,7 +65,11 @@ interface Person {
 }
 
 async function person(options: AccountOptions = {}, { refuse, connect = true }: { refuse?: string; connect?: boolean } = {}): Promise<Person> {
-  const account = await createAccount(server.app, options);
+  return pageOf(await createAccount(server.app, options), { refuse, connect });
+}
+
+/** A page of `account`'s: its own SDK, session and socket. */
+async function pageOf(account: TestAccount, { refuse, connect = true }: { refuse?: string | undefined; connect?: boolean } = {}): Promise<Person> {
   const fanstage = createFanstage({
     baseUrl: server.baseUrl,
     socket: { WebSocketImpl: NodeWebSocket as unknown as WebSocketConstructor, reconnectMs: 50 },
@@ -196,6 +200,50 @@ describe('IncomingCall', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Nenašla se žádná kamera ani mikrofon.');
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();
     expect(lucy.fanstage.calls.phase.value).toBe('ringing');
+  });
+
+  it('shows the call in the tab’s title and icon while it rings, and puts back the page’s own when it stops', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    document.title = 'Timeline · Fanstage';
+    const icon = document.head.appendChild(document.createElement('link'));
+    icon.rel = 'icon';
+    icon.href = '/favicon.svg';
+    try {
+      renderWith(lucy.fanstage, <IncomingCall />);
+      await marek.fanstage.calls.start({ id: lucy.account.id, username: lucy.account.username, callPrice: 128 });
+      await screen.findByRole('alertdialog', { name: 'Marek Fan is calling' });
+      expect(document.title).toBe('📞 Marek Fan is calling…');
+      expect(icon.getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+      marek.fanstage.calls.hangUp();
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+      expect(document.title).toBe('Timeline · Fanstage');
+      expect(icon.getAttribute('href')).toBe('/favicon.svg');
+    } finally {
+      icon.remove();
+    }
+  });
+
+  it('rings on a page that was not open when the call came (ring by id), and tells why when the call is over or answered elsewhere', async () => {
+    const lucy = await creator(128);
+    const marek = await fan();
+    const started = await marek.fanstage.calls.start({ id: lucy.account.id, username: lucy.account.username, callPrice: 128 });
+    expect(started.ok).toBe(true);
+    const callId = (started as { callId: string }).callId;
+    await vi.waitFor(() => expect(lucy.fanstage.calls.phase.value).toBe('ringing'), { timeout: 5000 });
+    // A second page of hers, opened afterwards: its socket never heard the ring.
+    const later = await pageOf(lucy.account);
+    renderWith(later.fanstage, <IncomingCall />);
+    expect(await later.fanstage.calls.ring(callId)).toBe('ringing');
+    await screen.findByRole('alertdialog', { name: 'Marek Fan is calling' });
+
+    // The first page answers: the second stops ringing, and the call is taken for it.
+    expect(await lucy.fanstage.calls.accept()).toBe(true);
+    await vi.waitFor(() => expect(later.fanstage.calls.current.value).toBeNull(), { timeout: 5000 });
+    expect(await later.fanstage.calls.ring(callId)).toBe('taken');
+    marek.fanstage.calls.hangUp();
+    await vi.waitFor(async () => expect(await later.fanstage.calls.ring(callId)).toBe('over'), { timeout: 5000 });
+    expect(await later.fanstage.calls.ring('AAAAAAAAAAAAAAAAAAAAAAAA')).toBe('not-found');
   });
 });
 

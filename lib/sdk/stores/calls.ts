@@ -31,6 +31,10 @@
  *                                asks for the camera and microphone first → Promise<CallStartResult>
  *   calls.accept()               answers the ringing call (camera and microphone first)
  *   calls.decline()              refuses it
+ *   calls.ring(callId)           rings here a call this page did not hear ring (a page opened
+ *                                from a notification): 'ringing' once it does, else 'over',
+ *                                'taken' (answered elsewhere), 'busy' (this page is in a call)
+ *                                or 'not-found' → Promise<CallRingOutcome>
  *   calls.hangUp()               ends the call (cancels an outgoing ring)
  *   calls.dismiss()              forgets an ended call (back to idle)
  *   calls.setMicrophone(on) / setCamera(on)   mute and camera off (the other side is told)
@@ -61,7 +65,9 @@
  *   for `reconnectGraceMs` (30 s) the call is hung up with `disconnected`: nobody pays for a
  *   call that cannot be seen.
  * - A second call ringing while the viewer is in one is answered busy (57). A `callStart` for a
- *   call this page did not accept (another tab did) leaves this page idle.
+ *   call this page did not accept (another tab did) leaves this page idle; so does the server's
+ *   `call-taken`, its refusal of an answer to a call another page or device answered first
+ *   (`error` is then `call-taken`).
  * - Camera and microphone: `NotAllowedError` → `camera-denied`, `NotFoundError` → `no-device`,
  *   a device in use → `device-busy`, no `mediaDevices` (a page that is not a secure context, an
  *   iframe without `allow="camera; microphone"`) → `media-unsupported`.
@@ -162,6 +168,9 @@ export interface CallCallee {
   /** The creator's price, cents a minute. */
   callPrice: number;
 }
+
+/** What `ring(callId)` came to: the call rings here now, or why it does not. */
+export type CallRingOutcome = 'ringing' | 'over' | 'taken' | 'busy' | 'not-found';
 
 export type CallStartResult = { ok: true; callId: string } | { ok: false; problem: CallStartProblem };
 
@@ -1113,6 +1122,12 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
       s.ownedHere = false;
       return false;
     }
+    // A page just opened to answer (from a notification) may still be connecting.
+    if (!(await socketOpen(5000)) || state !== s || current.peek()?.phase !== 'ringing') {
+      s.ownedHere = false;
+      if (state === s) problem.value = 'offline';
+      return false;
+    }
     if (!send('preAnswer', { accept: true })) {
       s.ownedHere = false;
       problem.value = 'offline';
@@ -1128,6 +1143,31 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     send('preAnswer', { accept: false, status: CallStatus.declined });
     end('declined');
     dismiss();
+  }
+
+  /**
+   * A page that was not open when the call rang (opened from the ring's notification) learns of
+   * it from the server's record and rings as if its `preOffer` had come: Accept and Decline
+   * then work as for any ring, and the server still decides — a call over or answered elsewhere
+   * meanwhile is refused there.
+   */
+  async function ring(callId: string): Promise<CallRingOutcome> {
+    const known = current.peek();
+    if (known?.callId === callId) return known.phase === 'ringing' ? 'ringing' : known.phase === 'ended' ? 'over' : 'taken';
+    let record: Call;
+    try {
+      record = await api.call(callId);
+    } catch {
+      return 'not-found';
+    }
+    const latest = current.peek();
+    if (latest?.callId === callId) return latest.phase === 'ringing' ? 'ringing' : latest.phase === 'ended' ? 'over' : 'taken';
+    if (!record.callIsIncoming) return 'not-found';
+    if (record.state === 'live') return 'taken';
+    if (record.state !== 'ringing') return 'over';
+    if (latest && latest.phase !== 'ended') return 'busy';
+    onPreOffer(callId, record.caller.id, { caller: record.caller, agreedPrice: record.agreedPrice, earningsPrice: record.earningsPrice });
+    return current.peek()?.callId === callId ? 'ringing' : 'over';
   }
 
   function hangUp(reason: CallEndReason = 'hangup'): void {
@@ -1278,6 +1318,16 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
         return;
       }
     }
+    // Answered on another page or device first: this one stops, and sends nothing more.
+    if (call && call.direction === 'incoming' && message.statusText === 'call-taken' && message.msgId === call.callId) {
+      teardown();
+      state = null;
+      batch(() => {
+        current.value = null;
+        error.value = 'call-taken';
+      });
+      return;
+    }
     // A ring the server refused (blocked, unverified e-mail, not a creator ...).
     if (call && call.phase === 'calling') {
       error.value = message.statusText;
@@ -1315,6 +1365,7 @@ export function createCallsStore(deps: CallsDeps, options: CallStoreOptions = {}
     start,
     accept,
     decline,
+    ring,
     hangUp: () => hangUp(),
     dismiss,
     setMicrophone: (on: boolean) => setTrackState('audio', on),

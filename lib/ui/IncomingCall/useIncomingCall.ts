@@ -3,7 +3,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
 import type { Message } from '../LoginForm/errorMessage';
-import { isMuted, playSound } from '../sound';
+import { isMuted, playSound, whenActivated } from '../sound';
+import { alertTab } from './tabAlert';
 import { formatMoney } from '../WalletTopUp/money';
 
 /** A ring every 3 s while the call rings. */
@@ -12,6 +13,11 @@ export const RING_EVERY_MS = 3000;
 export interface UseIncomingCallOptions {
   /** Told once the viewer accepted, with the call's id (the site opens `/videocall/{id}`). */
   onAccepted?: (callId: string) => void;
+  /**
+   * While it rings, the tab's title and icon show the call (default true): a page in a
+   * background tab is found among the others. False leaves the host page's title and icon alone.
+   */
+  alertTab?: boolean;
 }
 
 export interface IncomingCallState {
@@ -30,7 +36,7 @@ export interface IncomingCallState {
 }
 
 /** SPEC §2 incoming-call screen: who calls, what a minute earns, accept or decline, and a ring unless muted. */
-export function useIncomingCall({ onAccepted }: UseIncomingCallOptions = {}): IncomingCallState {
+export function useIncomingCall({ onAccepted, alertTab: showInTab = true }: UseIncomingCallOptions = {}): IncomingCallState {
   useSignals();
   const { calls, session } = useFanstage();
   const { t } = useTranslation();
@@ -48,14 +54,28 @@ export function useIncomingCall({ onAccepted }: UseIncomingCallOptions = {}): In
     };
   }, []);
 
+  // A page nobody has clicked since it loaded may not play sound: the ring starts with the first
+  // click or key there, and stops with the call however it ends.
   useEffect(() => {
     if (!callId || muted) return;
-    playSound('ring');
-    const timer = setInterval(() => playSound('ring'), RING_EVERY_MS);
-    return () => clearInterval(timer);
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const stopWaiting = whenActivated(() => {
+      playSound('ring');
+      timer = setInterval(() => playSound('ring'), RING_EVERY_MS);
+    });
+    return () => {
+      stopWaiting();
+      clearInterval(timer);
+    };
   }, [callId, muted]);
 
   const name = call ? call.peer.displayName.trim() || call.peer.username : '';
+  const tabTitle = callId ? t('calls.incoming.tabTitle', { name }) : null;
+  useEffect(() => {
+    if (!showInTab || tabTitle === null || typeof document === 'undefined') return;
+    return alertTab(tabTitle);
+  }, [showInTab, tabTitle]);
+
   return {
     hidden: call === null,
     callId,

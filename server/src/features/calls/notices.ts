@@ -31,10 +31,17 @@ export function stopFor(call: CallRow, receiverId: number): ServerMessage {
 export type CallEntryDelivery = (callId: string) => Promise<unknown>;
 
 /**
- * What the calls feature tells people's sockets, on every node. Everything here is sent after
- * the change it tells of committed. `deliverEntry` sends the chat entry of an ended call.
+ * A call stopped ringing the callee — answered, declined, missed, cancelled — told to her
+ * browsers outside the page (web push), where a notification of the ring may still be up.
  */
-export function createCallNotices(realtime: RealtimePublisher, deliverEntry?: CallEntryDelivery, log?: FastifyBaseLogger) {
+export type RingStopped = (call: CallRow) => void;
+
+/**
+ * What the calls feature tells people's sockets, on every node. Everything here is sent after
+ * the change it tells of committed. `deliverEntry` sends the chat entry of an ended call;
+ * `ringStopped` closes the ring's notifications.
+ */
+export function createCallNotices(realtime: RealtimePublisher, deliverEntry?: CallEntryDelivery, log?: FastifyBaseLogger, ringStopped?: RingStopped) {
   const to = (userId: number, message: ServerMessage) => realtime.publish(userId, message);
 
   return {
@@ -48,6 +55,7 @@ export function createCallNotices(realtime: RealtimePublisher, deliverEntry?: Ca
       const started = call.startedAt!.getTime();
       to(call.callerId, callMessage(call.id, 'preAnswer', call.calleeId, call.callerId, { accept: true, status: CallStatus.accepted }));
       for (const userId of [call.callerId, call.calleeId]) to(userId, callMessage(call.id, 'callStart', SERVER_SENDER, userId, { started }));
+      ringStopped?.(call);
       if (call.agreedPrice > 0) this.timeLeft(call, now);
     },
 
@@ -61,6 +69,8 @@ export function createCallNotices(realtime: RealtimePublisher, deliverEntry?: Ca
       if (call.state === 'declined') to(call.callerId, callMessage(call.id, 'preAnswer', call.calleeId, call.callerId, { accept: false, status: CallStatus.declined }));
       to(call.callerId, stopFor(call, call.callerId));
       to(call.calleeId, stopFor(call, call.calleeId));
+      // A call that ended while it rang (a live one closed its ring when it started).
+      if (call.startedAt === null) ringStopped?.(call);
       if (deliverEntry === undefined) return;
       try {
         await deliverEntry(call.id);

@@ -1,8 +1,9 @@
 import { Call, CallIceServers, CallIdParams, CallPackages, CallPackagesParams } from '../../../../lib/contract/calls';
-import { BodyEnvelope } from '../../../../lib/contract/envelope';
+import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import type { App, AppContext } from '../../context';
 import type { Jobs } from '../../jobs';
-import { withBody } from '../../http/envelope';
+import { ok, withBody } from '../../http/envelope';
+import { AppError } from '../../errors';
 import { authenticate, viewerOf } from '../auth/guard';
 import { registerCallJobs } from './jobs';
 import { callRuntime, type CallRuntime } from './runtime';
@@ -48,6 +49,28 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
       // A credential is the viewer's own: no cache may keep it or hand it to someone else.
       reply.header('Cache-Control', 'no-store');
       return withBody(await iceServersForCall(ctx, viewerOf(request).id, request.params.id));
+    },
+  );
+
+  app.post(
+    '/api/calls/:id/decline',
+    {
+      schema: {
+        tags,
+        summary:
+          'The callee declines a ringing call by its id, as preAnswer {accept: false} does over the websocket: what a notification’s Decline button sends with no page open. A call that is over gets call-not-found, one answered already (on another device) call-taken; anyone but the callee call-not-found',
+        params: CallIdParams,
+        response: { 200: OkEnvelope },
+      },
+      preHandler: authenticate,
+    },
+    async (request) => {
+      const outcome = await runtime.service.decline(viewerOf(request).id, request.params.id);
+      if (outcome.kind === 'taken') throw new AppError('call-taken');
+      if (outcome.kind !== 'ended') throw new AppError('call-not-found');
+      runtime.clock.forget(outcome.call.id);
+      await runtime.notices.ended(outcome.call);
+      return ok;
     },
   );
 

@@ -52,8 +52,8 @@ export type MoveOutcome =
   | { kind: 'ended'; call: CallRow }
   /** The call had ended before: the sender is told how. */
   | { kind: 'over'; call: CallRow }
-  /** Nothing to do (an accept repeated from another device of the callee). */
-  | { kind: 'unchanged'; call: CallRow };
+  /** Accepted already, by another of the callee's pages or devices: this answer takes nothing. */
+  | { kind: 'taken'; call: CallRow };
 
 /** A step of the billing clock: the call is no longer this node's to run when `gone`. */
 export type ClockStep = { gone: true } | { gone: false; ok: boolean; call: CallRow };
@@ -321,7 +321,7 @@ export function createCallService(ctx: AppContext, nodeId: string) {
       return inTransaction(db, async (tx) => {
         const row = await lockCall(tx, callId);
         if (row === undefined || row.calleeId !== calleeId || row.callerId !== callerId) throw new AppError('call-not-found');
-        if (row.state === 'live' && accept) return { kind: 'unchanged', call: row };
+        if (row.state === 'live') return { kind: 'taken', call: row };
         if (row.state !== 'ringing') return { kind: 'over', call: row };
         if (at.getTime() >= ringDeadline(row)) return { kind: 'ended', call: await closeRinging(tx, row, 'missed', at) };
         if (!accept) return { kind: 'ended', call: await closeRinging(tx, row, 'declined', at) };
@@ -349,6 +349,22 @@ export function createCallService(ctx: AppContext, nodeId: string) {
           .where(eq(calls.id, row.id))
           .returning();
         return { kind: 'live', call: live! };
+      });
+    },
+
+    /**
+     * The callee declines a call by its id alone (`POST /api/calls/{id}/decline`: a
+     * notification's Decline, with no page open). As `answer` with `accept: false`, without
+     * naming the caller: declining a ringing call ends it, one over or taken is left as it is.
+     */
+    async decline(calleeId: number, callId: string): Promise<MoveOutcome> {
+      const at = now();
+      return inTransaction(db, async (tx) => {
+        const row = await lockCall(tx, callId);
+        if (row === undefined || row.calleeId !== calleeId) throw new AppError('call-not-found');
+        if (row.state === 'live') return { kind: 'taken', call: row };
+        if (row.state !== 'ringing') return { kind: 'over', call: row };
+        return { kind: 'ended', call: await closeRinging(tx, row, at.getTime() >= ringDeadline(row) ? 'missed' : 'declined', at) };
       });
     },
 

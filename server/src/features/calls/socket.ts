@@ -98,6 +98,9 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
           await notices.ended(outcome.call);
         } else if (outcome.kind === 'over') {
           return [stopFor(outcome.call, userId)];
+        } else if (outcome.kind === 'taken') {
+          // Answered on another page or device of hers: this one stops ringing and takes nothing.
+          return [{ type: 'error', statusText: 'call-taken', ref: 'callMessage', msgId: callId }];
         }
         return [];
       }

@@ -62,13 +62,18 @@ export function keysProblem(keys: { p256dh: string; auth: string }): { field: st
 export type PushEvent =
   | { kind: 'chatMessage'; fromUserId: number; text: string; gift: boolean; media: boolean }
   | { kind: 'incomingCall'; fromUserId: number; callId: string }
+  /** A call that rang the recipient stopped ringing: `missed` when nobody took or refused it. */
+  | { kind: 'callEnded'; fromUserId: number; callId: string; missed: boolean }
   | { kind: 'gift'; fromUserId: number; postId: number | null }
   | { kind: 'newSubscriber'; fromUserId: number };
 
-const texts: Record<PushLanguage, Record<PushKind, { title: string; body: string }> & { media: string; giftInChat: string }> = {
+const texts: Record<PushLanguage, Record<PushKind, { title: string; body: string }> & { media: string; giftInChat: string; accept: string; decline: string }> = {
   en: {
     chatMessage: { title: '{{name}}', body: '{{text}}' },
     incomingCall: { title: 'Incoming call', body: '{{name}} is calling you' },
+    callEnded: { title: 'Missed call', body: '{{name}} called you' },
+    accept: 'Accept',
+    decline: 'Decline',
     gift: { title: 'New gift', body: '{{name}} sent you a gift' },
     newSubscriber: { title: 'New subscriber', body: '{{name}} subscribed to you' },
     media: 'Sent you a photo or video',
@@ -77,6 +82,9 @@ const texts: Record<PushLanguage, Record<PushKind, { title: string; body: string
   cs: {
     chatMessage: { title: '{{name}}', body: '{{text}}' },
     incomingCall: { title: 'Příchozí hovor', body: '{{name}} vám volá' },
+    callEnded: { title: 'Zmeškaný hovor', body: '{{name}} vám volal(a)' },
+    accept: 'Přijmout',
+    decline: 'Odmítnout',
     gift: { title: 'Nový dárek', body: '{{name}} vám poslal(a) dárek' },
     newSubscriber: { title: 'Nový předplatitel', body: '{{name}} si vás předplatil(a)' },
     media: 'Poslal(a) vám fotku nebo video',
@@ -111,8 +119,37 @@ export function pushPayload(
       return { kind: 'chatMessage', title: fill(t.chatMessage.title, { name }), body: clip(text), icon, url: chatUrl, tag: `chat:${from.username}`, silent, lang };
     }
     case 'incomingCall':
-      // The call screen needs the live socket; the chat with the caller is where the site rings.
-      return { kind: 'incomingCall', title: t.incomingCall.title, body: clip(fill(t.incomingCall.body, { name })), icon, url: chatUrl, tag: `call:${event.callId}`, silent, lang };
+      // The call's id names it for Accept and Decline; a click elsewhere opens the chat with the
+      // caller, where the site rings while the call still does (`?call=`).
+      return {
+        kind: 'incomingCall',
+        title: t.incomingCall.title,
+        body: clip(fill(t.incomingCall.body, { name })),
+        icon,
+        url: `${chatUrl}?call=${encodeURIComponent(event.callId)}`,
+        tag: `call:${event.callId}`,
+        silent,
+        lang,
+        callId: event.callId,
+        actions: [
+          { action: 'accept', title: t.accept },
+          { action: 'decline', title: t.decline },
+        ],
+      };
+    case 'callEnded':
+      // Always quiet: it replaces the ring, or closes it.
+      return {
+        kind: 'callEnded',
+        title: t.callEnded.title,
+        body: clip(fill(t.callEnded.body, { name })),
+        icon,
+        url: chatUrl,
+        tag: `call:${event.callId}`,
+        silent: true,
+        lang,
+        callId: event.callId,
+        missed: event.missed,
+      };
     case 'gift':
       return {
         kind: 'gift',
