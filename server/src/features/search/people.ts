@@ -102,7 +102,8 @@ export async function searchPeople(db: Database, search: PeopleSearch): Promise<
   }
   if (viewerId !== null) {
     sources.push(
-      sql`(select ${users.id} from ${follows} join ${users} on ${users.id} = ${follows.followedId} where ${and(eq(follows.followerId, viewerId), everyWord, ...filters)})`,
+      // By id, one probe each: joined, PostgreSQL may walk the users between the lowest and highest id followed.
+      sql`(select ${users.id} from ${users} where ${and(sql`${users.id} = any(array(select ${follows.followedId} from ${follows} where ${eq(follows.followerId, viewerId)}))`, everyWord, ...filters)})`,
     );
   }
   const exact = sql`case when ${users.searchName} = ${folded} or ${users.searchUsername} = ${folded} then 0 else 1 end`;
@@ -111,7 +112,8 @@ export async function searchPeople(db: Database, search: PeopleSearch): Promise<
       .select(profileColumns)
       .from(users)
       .leftJoin(media, eq(media.id, users.avatarMediaId))
-      .where(sql`${users.id} in (${sql.join(sources, sql` union `)})`)
+      // An array, read once: the candidates are few, and each is then one probe of the primary key.
+      .where(sql`${users.id} = any(array(${sql.join(sources, sql` union `)}))`)
       .orderBy(exact, ...search.order)
       .limit(page.limit)
       .offset(page.offset);
