@@ -41,10 +41,7 @@ test.describe('people search', () => {
         // People come before hashtags and posts.
         const order = await page.locator('main section h2').allTextContents();
         expect(order[0]).toBe('People');
-        if (q === 'kralova') {
-          await expectNoSeriousA11yViolations(page);
-          await page.screenshot({ path: `test-results/people-search-${viewport.width}.png`, fullPage: true });
-        }
+        if (q === 'kralova') await expectNoSeriousA11yViolations(page);
       }
     });
   }
