@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { QuickSearchProps } from '../../lib/ui/QuickSearch/QuickSearch';
 import { QuickSearchBox } from '../../lib/ui/QuickSearch/QuickSearchBox';
@@ -28,10 +28,16 @@ function loadQuickSearch(): Promise<ComponentType<QuickSearchProps>> {
  * what was typed and the focus. Until then, and if it cannot be fetched, Enter still searches.
  */
 export function HeaderSearch() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const submit = useCallback((q: string) => navigate(`/discover?q=${encodeURIComponent(q)}`), [navigate]);
+  // The results page keeps what was searched for in the box.
+  const searchString = useSearch();
+  const shown = location === '/discover' ? (new URLSearchParams(searchString).get('q') ?? '').trim().slice(0, 100) : '';
   const [QuickSearch, setQuickSearch] = useState<ComponentType<QuickSearchProps> | null>(null);
-  const [typed, setTyped] = useState({ value: '', focused: false });
+  const [typed, setTyped] = useState({ value: shown, focused: false });
+  useEffect(() => {
+    if (shown) setTyped((was) => (was.focused ? was : { value: shown, focused: false }));
+  }, [shown]);
   const want = useCallback(() => {
     loadQuickSearch()
       .then((component) => setQuickSearch(() => component))
@@ -40,7 +46,16 @@ export function HeaderSearch() {
   useEffect(() => whenIdle(want), [want]);
 
   if (QuickSearch) {
-    return <QuickSearch className={styles.search} initialValue={typed.value} autoFocus={typed.focused} onSubmit={submit} onNavigate={(href) => navigate(href)} />;
+    return (
+      <QuickSearch
+        className={styles.search}
+        initialValue={typed.value === shown ? '' : typed.value}
+        query={shown || undefined}
+        autoFocus={typed.focused}
+        onSubmit={submit}
+        onNavigate={(href) => navigate(href)}
+      />
+    );
   }
   return <SearchBoxAlone value={typed.value} onTyped={setTyped} onWanted={want} onSubmit={submit} />;
 }

@@ -12,17 +12,24 @@ import styles from './Discover.module.css';
 /** The tab Discover opens on: the creators who are around now. */
 export const DEFAULT_DISCOVER_TAB: DiscoverTab = 'activeusers';
 
-function discoverHref(tab: DiscoverTab, q: string): string {
+/**
+ * A tab's address. Without words the default tab is the bare /discover; with words the bare
+ * address is every result, so a tab is always named.
+ */
+function discoverHref(tab: DiscoverTab | null, q: string): string {
   const params = new URLSearchParams();
-  if (tab !== DEFAULT_DISCOVER_TAB) params.set('tab', tab);
   if (q) params.set('q', q);
+  if (tab !== null && (q || tab !== DEFAULT_DISCOVER_TAB)) params.set('tab', tab);
   const query = params.toString();
   return query ? `/discover?${query}` : '/discover';
 }
 
 /**
  * `/discover` (SPEC §2): the tabs newposts, activeusers, hasBadge and the preset searches,
- * the filter, and with `?q=` the search results for creators, hashtags and posts.
+ * and the filter. With `?q=` it is the search's results: people first (the quick search's own
+ * search, creators and fans by how well the name matches), then hashtags and posts; the tabs
+ * then filter those results — a preset narrows the people to such creators, New posts keeps
+ * the posts.
  */
 export default function Discover() {
   useSignals();
@@ -30,7 +37,8 @@ export default function Discover() {
   const params = new URLSearchParams(useSearch());
   const q = (params.get('q') ?? '').trim().slice(0, 100);
   const requested = params.get('tab');
-  const tab: DiscoverTab = isDiscoverTab(requested) ? requested : DEFAULT_DISCOVER_TAB;
+  // null: every result of a search (no tab chosen).
+  const tab: DiscoverTab | null = isDiscoverTab(requested) ? requested : q ? null : DEFAULT_DISCOVER_TAB;
   const fanstage = useFanstage();
   const { search } = fanstage;
   const onClick = useInAppLinks();
@@ -39,48 +47,72 @@ export default function Discover() {
 
   const filter = search.filter.value;
   const filterText = search.filterText.value;
+  const postTab = tab !== null && isPostTab(tab);
   const users = useMemo(
-    () => (isPostTab(tab) ? null : search.users(tab, q)),
+    () => (tab === null ? search.people(q) : postTab ? null : search.users(tab, q)),
     // The filter and its text are read when the list is made; a change makes a new list.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [search, tab, q, filter, filterText, version],
   );
-  const posts = useMemo(() => (isPostTab(tab) ? search.newPosts() : null), [search, tab]);
+  const posts = useMemo(() => (postTab && !q ? search.newPosts() : null), [search, postTab, q]);
   useEffect(() => () => users?.dispose(), [users]);
   useEffect(() => () => posts?.dispose(), [posts]);
 
   const headingId = 'discover-tab-heading';
+  const tabs: (DiscoverTab | null)[] = q ? [null, ...DiscoverTabs] : [...DiscoverTabs];
+  const tabName = (id: DiscoverTab | null) => (id === null ? t('discover.allResults') : t(`discover.tabs.${id}`));
   return (
     <div className={styles.discover}>
       <h1 className="visually-hidden">{q ? t('discover.resultsFor', { q }) : t('discover.title')}</h1>
       <nav aria-label={t('discover.sections')} className={styles.tabs}>
         <ul className={styles.tabList}>
-          {DiscoverTabs.map((id) => (
-            <li key={id}>
+          {tabs.map((id) => (
+            <li key={id ?? 'all'}>
               <Link href={discoverHref(id, q)} className={styles.tab} aria-current={id === tab ? 'page' : undefined}>
-                {t(`discover.tabs.${id}`)}
+                {tabName(id)}
               </Link>
             </li>
           ))}
         </ul>
       </nav>
-      {q ? <TagResults q={q} onClick={onClick} /> : null}
-      <section aria-labelledby={headingId} className={styles.section}>
-        <div className={styles.sectionHead}>
-          <h2 id={headingId} className={styles.sectionTitle}>
-            {q ? t('discover.creators') : t(`discover.tabs.${tab}`)}
-          </h2>
-          {!q ? (
-            <Link href={`/discover/${tab}`} className={styles.more} aria-label={t('discover.showAllOf', { tab: t(`discover.tabs.${tab}`) })}>
+      {users ? (
+        <section aria-labelledby={headingId} className={styles.section}>
+          <div className={styles.sectionHead}>
+            <h2 id={headingId} className={styles.sectionTitle}>
+              {q ? (tab === null ? t('discover.people') : t('discover.creatorsIn', { tab: tabName(tab) })) : tabName(tab)}
+            </h2>
+            {!q && tab !== null ? (
+              <Link href={`/discover/${tab}`} className={styles.more} aria-label={t('discover.showAllOf', { tab: tabName(tab) })}>
+                {t('discover.showAll')}
+              </Link>
+            ) : null}
+          </div>
+          {tab !== null ? <DiscoverFilters tab={tab} onChange={() => setVersion((v) => v + 1)} /> : null}
+          <UserList
+            list={users}
+            headingLevel={3}
+            onClick={onClick}
+            testId="discover-users"
+            label={q && tab === null ? t('discover.people') : tabName(tab)}
+            {...(q && tab === null ? { emptyText: t('discover.noPeople', { q }) } : {})}
+          />
+        </section>
+      ) : null}
+      {posts ? (
+        <section aria-labelledby={headingId} className={styles.section}>
+          <div className={styles.sectionHead}>
+            <h2 id={headingId} className={styles.sectionTitle}>
+              {tabName(tab)}
+            </h2>
+            <Link href={`/discover/${tab}`} className={styles.more} aria-label={t('discover.showAllOf', { tab: tabName(tab) })}>
               {t('discover.showAll')}
             </Link>
-          ) : null}
-        </div>
-        {users ? <DiscoverFilters tab={tab} onChange={() => setVersion((v) => v + 1)} /> : null}
-        {users ? <UserList list={users} headingLevel={3} onClick={onClick} testId="discover-users" label={t(`discover.tabs.${tab}`)} /> : null}
-        {posts ? <PostGrid list={posts} onClick={onClick} /> : null}
-      </section>
-      {q ? <PostResults q={q} onClick={onClick} /> : null}
+          </div>
+          <PostGrid list={posts} onClick={onClick} />
+        </section>
+      ) : null}
+      {q && tab === null ? <TagResults q={q} onClick={onClick} /> : null}
+      {q && (tab === null || postTab) ? <PostResults q={q} onClick={onClick} /> : null}
     </div>
   );
 }

@@ -19,6 +19,9 @@ export function discoverApi(client: FanstageClient) {
     whoToFollow: (query: { limit?: number; offset?: number; seed?: number } = {}, signal?: AbortSignal) =>
       client.get<ProfileList>('/papi/who-to-follow', { ...query }, { signal }),
     users: (q: string, signal?: AbortSignal) => client.get<ProfileList>('/papi/search/users', { q }, { signal }),
+    /** People search by name (the quick search's people), ranked by match, a page at a time. */
+    people: (q: string, page: { limit?: number; offset?: number } = {}, signal?: AbortSignal) =>
+      client.get<ProfileList>('/papi/search/users', { q, ...page }, { signal }),
     /** Quick-search suggestions: creators and hashtags, at most 8 in all. */
     tips: (q: string, signal?: AbortSignal) => client.get<SearchTips>('/papi/search/tips', { q }, { signal }),
     tags: (q: string, signal?: AbortSignal) => client.get<TagResult[]>('/papi/search/tags', { q }, { signal }),

@@ -55,6 +55,24 @@ describe('QuickSearch against the real server', { timeout: 30_000 }, () => {
     expect(onSubmit).toHaveBeenCalledWith('lucy');
   });
 
+  it('opens the results again when one types on after Enter, and shows the query the page searched for', async () => {
+    const { input, onSubmit } = render();
+    const user = userEvent.setup();
+    await user.type(input, 'lucy{Enter}');
+    expect(onSubmit).toHaveBeenCalledWith('lucy');
+    expect(screen.queryByRole('list', { name: 'Search results' })).toBeNull();
+    await user.clear(input);
+    await user.type(input, 'kralova');
+    expect(await screen.findByRole('link', { name: /Tereza Králová/ })).toHaveAttribute('href', '/tereza.kralova');
+  });
+
+  it('shows the query of the results page in the box without searching', async () => {
+    const fanstage = createFanstage({ baseUrl: server.baseUrl });
+    renderWith(fanstage, <QuickSearch onSubmit={vi.fn()} query="Králová" />);
+    expect(screen.getByRole('searchbox', { name: 'Search creators and hashtags' })).toHaveValue('Králová');
+    expect(fanstage.search.quick.status.peek()).toBe('idle');
+  });
+
   it('moves into the results with Down, between them with Up and Down, and back with Escape', async () => {
     const { input } = render();
     const user = userEvent.setup();

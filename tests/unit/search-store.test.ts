@@ -169,6 +169,19 @@ describe('user lists', () => {
     expect(Object.fromEntries(query)).toEqual({ tab: 'activeusers', hasBadge: 'true', limit: '30' });
   });
 
+  it('page the people of a search from the quick search’s own search, fans and creators alike', async () => {
+    const store = createSearchStore(clientOf(), { storage: null });
+    const people = store.people('  sunny ', 4);
+    await people.start();
+    await people.nextPage();
+    expect(people.items.value.map((p) => p.id)).toEqual(await serverIds('/papi/search/users?q=sunny&limit=6'));
+    const asked = requests('/papi/search/users').slice(-2).map((url) => Object.fromEntries(url.searchParams));
+    expect(asked).toEqual([
+      { q: 'sunny', limit: '4' },
+      { q: 'sunny', limit: '4', offset: '4' },
+    ]);
+  });
+
   it('keep going until a short page when uncapped', async () => {
     let served = 0;
     const list = createPagedList<number>({

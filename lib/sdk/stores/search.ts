@@ -206,6 +206,21 @@ export function createSearchStore(client: FanstageClient, options: SearchStoreOp
     });
   }
 
+  /**
+   * Everyone whose name matches `query`, as the quick search finds them (creators and fans,
+   * ranked by how well the name matches): the people of the search results page.
+   */
+  function people(query: string, pageSize: number = pageSizes.discoverSearch): PagedList<PublicProfile> {
+    const text = query.trim().slice(0, 100);
+    return createPagedList<PublicProfile>({
+      pageSize,
+      cap: pageSizes.userLists,
+      idOf: (p) => p.id,
+      onPage: remember,
+      fetchPage: ({ offset, limit }, signal) => (text ? api.people(text, { limit, ...(offset ? { offset } : {}) }, signal) : Promise.resolve([])),
+    });
+  }
+
   /** Who to follow (SPEC §9: 15 a page); a user list, so at most 30 in all. */
   function whoToFollow(pageSize: number = pageSizes.whoToFollow): PagedList<PublicProfile> {
     return createPagedList<PublicProfile>({
@@ -335,6 +350,7 @@ export function createSearchStore(client: FanstageClient, options: SearchStoreOp
     setFilterText,
     resetFilters,
     users,
+    people,
     whoToFollow,
     suggested,
     newPosts,

@@ -23,6 +23,11 @@ export interface UseQuickSearchOptions {
   debounceMs?: number;
   /** Text the box starts with, searched for at once (what was typed before the box came in). */
   initialValue?: string;
+  /**
+   * What the page shows results for (the results page's `q`): the box shows it, and shows it
+   * again when it changes, without searching (the results are on the page).
+   */
+  query?: string | undefined;
 }
 
 export interface QuickSearchState {
@@ -53,12 +58,12 @@ export interface QuickSearchState {
  * search, Escape clears, Down moves into the results, where Up and Down move on and Escape
  * comes back to the box. Tabs start at best.
  */
-export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs = 250, initialValue = '' }: UseQuickSearchOptions): QuickSearchState {
+export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs = 250, initialValue = '', query: shownQuery }: UseQuickSearchOptions): QuickSearchState {
   useSignals();
   const { t } = useTranslation();
   const { search, settings } = useFanstage();
   const quick = search.quick;
-  const [value, setValue] = useState(initialValue);
+  const [value, setValue] = useState(initialValue || shownQuery || '');
   const [focused, setFocused] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -78,6 +83,10 @@ export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs =
   useEffect(() => {
     if (typedBefore.current.trim()) void quick.search(typedBefore.current);
   }, [quick]);
+
+  useEffect(() => {
+    if (shownQuery) setValue(shownQuery);
+  }, [shownQuery]);
 
   const cdn = settings.settings.value?.mediaCDN ?? null;
   const status = quick.status.value;
@@ -140,6 +149,8 @@ export function useQuickSearch({ onSubmit, hrefForUser, hrefForTag, debounceMs =
     listRef,
     inputRef,
     onChange(event) {
+      // Typing again in the box that Enter closed (the focus never left it) opens the results.
+      setFocused(true);
       setValue(event.target.value);
       schedule(event.target.value);
     },

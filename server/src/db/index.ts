@@ -3,6 +3,8 @@ import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -134,11 +136,17 @@ class UnnamedStatementClient extends pg.Client {
  * files is ready in a third of a second, which counts where one process opens many (the
  * tests). The migrations still run on each copy, and find nothing left to do.
  */
+/**
+ * The contrib extensions the migrations create (search: accents and typos). PostgreSQL ships
+ * them with its server; PGlite has each as a bundle of its own, loaded when the database opens.
+ */
+export const pgliteExtensions = { unaccent, pg_trgm };
+
 let migratedMemoryImage: Promise<File | Blob> | undefined;
 
 function memoryImage(): Promise<File | Blob> {
   migratedMemoryImage ??= (async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: pgliteExtensions });
     try {
       await client.waitReady;
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
@@ -178,7 +186,7 @@ export async function openDatabase(options: {
     }
     let client: PGlite;
     try {
-      client = dir === undefined ? new PGlite({ loadDataDir: await memoryImage() }) : new PGlite(dir);
+      client = dir === undefined ? new PGlite({ loadDataDir: await memoryImage(), extensions: pgliteExtensions }) : new PGlite(dir, { extensions: pgliteExtensions });
       await client.waitReady;
     } catch (error) {
       throw new DatabaseStartError(await explainEmbeddedFailure(dir, error), { cause: error });

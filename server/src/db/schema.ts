@@ -88,6 +88,10 @@ export const users = pgTable(
      * first request (GET /api/users/invite), never changed after.
      */
     inviteCode: text('invite_code'),
+    /** The display name as search compares it: no accents, lower case, one space between words (public.fanstage_fold). */
+    searchName: text('search_name').generatedAlwaysAs(sql`public.fanstage_fold(display_name)`),
+    /** The username the same way: "Lucy.Rivers" reads "lucy rivers". */
+    searchUsername: text('search_username').generatedAlwaysAs(sql`public.fanstage_fold(username)`),
     /** Earnings (cents) the creator has seen: the badge shows the balance above it (SPEC §3 myCbalance_acked). */
     earningsAcked: bigint('earnings_acked', { mode: 'number' }).notNull().default(0),
     /** When the creator dismissed the first-earnings popup; null until then. */
@@ -98,7 +102,13 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     index('users_creators_idx').on(t.followersCount).where(sql`${t.isSeller} or ${t.isPartner}`),
-    index('users_search_idx').using('gin', sql`to_tsvector('simple', ${t.username} || ' ' || ${t.displayName})`),
+    // People search (migration 0021, features/search/people.ts): prefixes walk these in order.
+    index('users_search_name_idx').on(t.searchName),
+    index('users_search_name_tail_idx').on(sql`public.fanstage_tail(${t.searchName}) COLLATE "C"`),
+    index('users_search_username_idx').on(t.searchUsername),
+    index('users_search_username_tail_idx').on(sql`public.fanstage_tail(${t.searchUsername}) COLLATE "C"`),
+    index('users_search_verified_idx').on(t.searchName).where(sql`${t.hasBadge}`),
+    index('users_search_trgm_idx').using('gin', sql`(${t.searchName} || ' ' || ${t.searchUsername}) gin_trgm_ops`),
     index('users_last_seen_idx').on(t.lastSeenAt),
     uniqueIndex('users_invite_code_idx').on(t.inviteCode).where(sql`${t.inviteCode} is not null`),
   ],
@@ -192,8 +202,11 @@ export const posts = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull().default(''),
-    /** Full-text search over the text; the 'simple' configuration suits both languages. */
-    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', text)`),
+    /**
+     * Full-text search over the text: 'simple' (it suits both languages) after unaccent, so
+     * "léto" and "leto" are one word (the configuration public.fanstage_search, migration 0021).
+     */
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('public.fanstage_search'::regconfig, text)`),
     /** A future start makes the post scheduled: only its owner sees it, with no actions. */
     startDate: timestamp('start_date', { withTimezone: true }),
     /** When the post appears on timelines: the start date, or the creation time. */
@@ -240,7 +253,12 @@ export const postHashtags = pgTable(
     tag: text('tag').notNull(),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tag, t.postId] }), index('post_hashtags_tag_published_idx').on(t.tag, t.publishedAt.desc())],
+  (t) => [
+    primaryKey({ columns: [t.tag, t.postId] }),
+    index('post_hashtags_tag_published_idx').on(t.tag, t.publishedAt.desc()),
+    // Tag suggestions by a prefix typed without accents (migration 0021).
+    index('post_hashtags_search_idx').on(sql`(public.fanstage_unaccent(${t.tag})) COLLATE "C"`, t.tag, t.publishedAt),
+  ],
 );
 
 export const postLikes = pgTable(

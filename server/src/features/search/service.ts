@@ -9,10 +9,14 @@ import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { activeCreator, activeUser, notBlockedBetween, publishedPost, visibleTo } from '../timeline/conditions';
 import { profileGenderOf, type Page } from '../timeline/domain';
 import { hasMedia, visiblePosts } from '../timeline/service';
-import { birthdayRange, discoverPlan, type DiscoverFilter, prefixTsQuery, searchSizes, tagPrefix } from './domain';
+import { birthdayRange, discoverPlan, type DiscoverFilter, searchSizes, tagPrefix } from './domain';
+import { peopleOrder, searchPeople } from './people';
 
-/** The expression users_search_idx indexes; written the same so the planner uses the index. */
-const userDocument = sql`to_tsvector('simple', ${users.username} || ' ' || ${users.displayName})`;
+/**
+ * Up to this many posts matching a search are read through the GIN index and sorted; past it the
+ * newest posts are walked, where one in `rareMatches / posts` matches (bench/scale.ts).
+ */
+const rareMatches = 2000;
 
 export function createSearchService(ctx: AppContext) {
   const { db } = ctx;
@@ -32,18 +36,15 @@ export function createSearchService(ctx: AppContext) {
   }
 
   async function searchUserRows(q: string, viewerId: number | null, limit: number, offset: number): Promise<ProfileRow[]> {
-    const query = prefixTsQuery(q);
-    if (query === null) return [];
-    const rows: ProfileRow[] = await db
-      .select(profileColumns)
-      .from(users)
-      .leftJoin(media, eq(media.id, users.avatarMediaId))
+    return searchPeople(db, {
+      q,
+      viewerId,
       // Admins have no public profile (SPEC §3 level 500).
-      .where(and(sql`${userDocument} @@ to_tsquery('simple', ${query})`, activeUser, lt(users.level, 500), othersOf(viewerId)))
-      .orderBy(desc(users.followersCount), asc(users.id))
-      .limit(limit)
-      .offset(offset);
-    return rows;
+      filters: [activeUser, lt(users.level, 500), othersOf(viewerId)],
+      order: peopleOrder(viewerId),
+      limit,
+      offset,
+    });
   }
 
   async function searchTags(q: string, limit: number): Promise<TagResult[]> {
@@ -51,21 +52,16 @@ export function createSearchService(ctx: AppContext) {
     if (prefix === null) return [];
     const count = sql<number>`count(*)::int`;
     // Counted on post_hashtags alone: the posts service keeps rows there for live posts only
-    // (deleting a post deletes its tags), and only the scheduled ones need leaving out. A
-    // range on the primary key (tag, post_id) finds the prefix — every tag starting with it
-    // sorts between it and it followed by the last code point in the databases' codepoint
-    // collations — and starts_with keeps the answer exact whatever the collation.
+    // (deleting a post deletes its tags), and only the scheduled ones need leaving out. The tag
+    // without accents is compared ("leto" finds #léto): a range of post_hashtags_search_idx finds
+    // the prefix — every tag starting with it sorts between it and it followed by the last code
+    // point in byte order ("C") — and starts_with keeps the answer exact.
+    const folded = sql`(public.fanstage_unaccent(${postHashtags.tag})) collate "C"`;
+    const start = sql`public.fanstage_unaccent(${prefix})`;
     const rows = await db
       .select({ tag: postHashtags.tag, count })
       .from(postHashtags)
-      .where(
-        and(
-          sql`${postHashtags.tag} >= ${prefix}`,
-          sql`${postHashtags.tag} < ${prefix} || chr(1114111)`,
-          sql`starts_with(${postHashtags.tag}, ${prefix})`,
-          lte(postHashtags.publishedAt, sql`now()`),
-        ),
-      )
+      .where(and(sql`${folded} >= ${start}`, sql`${folded} < ${start} || chr(1114111)`, sql`starts_with(${folded}, ${start})`, lte(postHashtags.publishedAt, sql`now()`)))
       .groupBy(postHashtags.tag)
       .orderBy(desc(count), asc(postHashtags.tag))
       .limit(limit);
@@ -78,8 +74,6 @@ export function createSearchService(ctx: AppContext) {
       const plan = discoverPlan(filter);
       const gender = plan.genderFilter === null ? null : profileGenderOf(plan.genderFilter);
       const ages = birthdayRange(plan.ageMin, plan.ageMax, new Date());
-      const query = plan.q === null ? null : prefixTsQuery(plan.q);
-      if (plan.q !== null && query === null) return [];
       const latestPost = sql`(select max(${posts.publishedAt}) from ${posts} where ${posts.userId} = ${users.id} and ${publishedPost})`;
       const conditions: (SQL | undefined)[] = [
         activeCreator,
@@ -97,7 +91,6 @@ export function createSearchService(ctx: AppContext) {
         plan.hasBadge ? eq(users.hasBadge, true) : undefined,
         ages.bornOnOrBefore === null ? undefined : sql`${users.birthday} <= ${ages.bornOnOrBefore}`,
         ages.bornAfter === null ? undefined : sql`${users.birthday} > ${ages.bornAfter}`,
-        query === null ? undefined : sql`${userDocument} @@ to_tsquery('simple', ${query})`,
         plan.order === 'active' ? sql`${users.lastSeenAt} is not null` : undefined,
         plan.order === 'newPosts' ? sql`${latestPost} is not null` : undefined,
       ];
@@ -107,6 +100,8 @@ export function createSearchService(ctx: AppContext) {
           : plan.order === 'newPosts'
             ? [sql`${latestPost} desc`, asc(users.id)]
             : [desc(users.followersCount), asc(users.id)];
+      // With words, the people search ranks by match first and the tab's order within a match.
+      if (plan.q !== null) return profiles(await searchPeople(db, { q: plan.q, viewerId, filters: conditions, order, limit: plan.limit, offset: plan.offset }));
       const rows: ProfileRow[] = await db
         .select(profileColumns)
         .from(users)
@@ -144,14 +139,34 @@ export function createSearchService(ctx: AppContext) {
 
     /**
      * `/papi/search/posts?q`: posts whose text matches the words (websearch syntax: quotes,
-     * `or`, `-word`; it never fails on odd input), newest first.
+     * `or`, `-word`; it never fails on odd input; accents ignored), newest first.
+     *
+     * Which read is cheap depends on how many posts match, which PostgreSQL guesses badly for a
+     * word outside its statistics (it takes a rare word for a common one and walks the newest
+     * posts, all of them). So it is counted first, on the GIN index, up to `rareMatches`: that
+     * many or fewer are read by id and sorted; more are dense enough among the newest posts that
+     * walking them finds a page soon (docs/performance.md, Text search).
      */
     async posts(q: string, viewerId: number | null, page: Page): Promise<Post[]> {
       if (q.trim() === '') return [];
+      const matches = sql`${posts.search} @@ websearch_to_tsquery('public.fanstage_search', ${q})`;
+      const hits = await db.transaction(async (tx) => {
+        // The count must come from the index whatever the estimate says: bitmap scans only.
+        await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`);
+        return tx.select({ id: posts.id }).from(posts).where(matches).limit(rareMatches + 1);
+      });
+      if (hits.length <= rareMatches) {
+        if (hits.length === 0) return [];
+        return visiblePosts(
+          ctx,
+          { key: 'search-few', where: () => [sql`${posts.id} = any(${sql.placeholder('ids')}::int[])`], values: { ids: hits.map((h) => h.id) }, named: false },
+          viewerId,
+          page,
+        );
+      }
       return visiblePosts(
         ctx,
-        // Unnamed: the best plan depends on the words (docs/performance.md, Text search).
-        { key: 'search', where: () => [sql`${posts.search} @@ websearch_to_tsquery('simple', ${sql.placeholder('q')})`], values: { q }, named: false },
+        { key: 'search', where: () => [sql`${posts.search} @@ websearch_to_tsquery('public.fanstage_search', ${sql.placeholder('q')})`], values: { q }, named: false },
         viewerId,
         page,
       );
