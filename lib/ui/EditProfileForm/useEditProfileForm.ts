@@ -31,7 +31,7 @@ export interface EditProfileFormState {
   loading: boolean;
   values: EditProfileValues;
   errors: Partial<Record<EditProfileField, Message>>;
-  /** A live answer about the username while typing: free, or being checked. */
+  /** A live answer about the username while typing (free, or being checked); else the profile's address. */
   usernameHint: Message;
   options: {
     gender: SelectOption[];
@@ -93,6 +93,19 @@ function changesOf(values: EditProfileValues, account: Account): UpdateMeBody {
   return body;
 }
 
+/** "Your address is example.com/jana": the platform's own address and the name being typed. */
+function addressHint(publicUrl: string | undefined, username: string, t: (key: string, options: { address: string }) => string): Message {
+  if (!publicUrl || !username) return null;
+  let site: string;
+  try {
+    const url = new URL(publicUrl);
+    site = `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+  return t('profileEdit.usernameHint', { address: `${site}/${username}` });
+}
+
 /** Edits the logged-in user's profile (SPEC §2 EditProfile) through `PUT /api/users/me`. */
 export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}): EditProfileFormState {
   useSignals();
@@ -109,6 +122,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
   const [warning, setWarning] = useState<Message>(null);
   const [saved, setSaved] = useState<Message>(null);
   const loadedFor = useRef<number | null>(account?.id ?? null);
+  const languageChosen = useRef(false);
 
   useEffect(() => {
     if (session.isLoggedIn.peek() && !session.account.peek()) void session.loadAccount().catch(() => undefined);
@@ -122,6 +136,13 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
       setValues(valuesOf(account));
     }
   }, [account]);
+
+  // The language is the interface's too, and may change elsewhere while the form is open (the
+  // site's picker): an untouched select follows the account, so Done never puts back the old one.
+  const accountLanguage = account?.appLanguage;
+  useEffect(() => {
+    if (accountLanguage !== undefined && !languageChosen.current) setValues((v) => (v.appLanguage === accountLanguage ? v : { ...v, appLanguage: accountLanguage }));
+  }, [accountLanguage]);
 
   const username = values.username.trim();
   const ownUsername = account?.username ?? '';
@@ -158,6 +179,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
 
   function onChange(field: EditProfileField, value: string) {
     setValues((v) => ({ ...v, [field]: value }));
+    if (field === 'appLanguage') languageChosen.current = true;
     setSaved(null);
     if (field !== 'username') setErrors((e) => ({ ...e, [field]: null }));
   }
@@ -197,6 +219,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
           messagePrice: updated.messagePrice,
           callPrice: updated.callPrice,
         }));
+        languageChosen.current = false;
         setValues(valuesOf(updated));
         setSaved(t('profileEdit.saved'));
         onSuccess?.(updated);
@@ -222,7 +245,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
     loading: !account,
     values,
     errors,
-    usernameHint: errors.username ? null : usernameHint,
+    usernameHint: errors.username ? null : (usernameHint ?? addressHint(settings.settings.value?.publicUrl, username || ownUsername, t)),
     options: {
       gender: [
         { value: '1', label: t('profileEdit.gender1') },
