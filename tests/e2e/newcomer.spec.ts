@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { agreeToTerms, viewports } from './support';
 import { logIn, signUpVerifiedFan } from './postsSupport';
+import { logInCreator, signUpCreator } from './creatorSupport';
+import { accessToken } from './moneySupport';
 
 /*
  * What a new user trips over in their first minutes (issue 20): each test is one defect as the
@@ -33,4 +35,33 @@ test('one language for the account and the interface: Edit profile has one picke
   } finally {
     await other.close();
   }
+});
+
+test('a creator opening a chat with a fan is no profile visit; the fan opening her profile is one she is told of', async ({ page, browser }) => {
+  const creator = await signUpCreator(page.request);
+  const fanEmail = await signUpVerifiedFan(page, 'visited');
+  const fanToken = await accessToken(page.request, fanEmail);
+  const fan = (await (await page.request.get('/api/users/me', { headers: { authorization: `Bearer ${fanToken}` } })).json()) as { body: { id: number; username: string } };
+  const visitsOf = async (token: string) => {
+    const answer = await page.request.get('/api/2/notifications?types=profileVisit', { headers: { authorization: `Bearer ${token}` } });
+    return ((await answer.json()) as { body: { notifications: { fromUser: { id: number } | null }[] } }).body.notifications.map((n) => n.fromUser?.id);
+  };
+
+  // She opens the chat with him: her page reads his profile, which is no visit.
+  const herContext = await browser.newContext();
+  try {
+    const her = await herContext.newPage();
+    await logInCreator(her, creator);
+    const read = her.waitForResponse((r) => r.url().endsWith(`/api/users/${fan.body.username}`) && r.ok());
+    await her.goto(`/chat/${fan.body.username}`);
+    await read;
+    await expect(her.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  } finally {
+    await herContext.close();
+  }
+  // He opens her profile: a visit, told to her once the page's socket sends it.
+  await page.goto(`/${creator.username}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(creator.displayName);
+  await expect.poll(() => visitsOf(creator.token)).toEqual([fan.body.id]);
+  expect(await visitsOf(fanToken)).toEqual([]);
 });
