@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { agreeToTerms, viewports } from './support';
-import { logIn, signUpVerifiedFan } from './postsSupport';
+import { logIn, signUpVerifiedFan, testPassword } from './postsSupport';
 import { logInCreator, signUpCreator } from './creatorSupport';
 import { accessToken } from './moneySupport';
 
@@ -64,4 +64,22 @@ test('a creator opening a chat with a fan is no profile visit; the fan opening h
   await expect(page.getByRole('heading', { level: 1 })).toContainText(creator.displayName);
   await expect.poll(() => visitsOf(creator.token)).toEqual([fan.body.id]);
   expect(await visitsOf(fanToken)).toEqual([]);
+});
+
+test('a device logged out because the password was changed elsewhere says why', async ({ page }) => {
+  await page.setViewportSize(viewports.phone);
+  const email = await signUpVerifiedFan(page, 'pwchange');
+  const socket = page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/'));
+  await page.goto('/timeline');
+  const ws = await socket;
+  await ws.waitForEvent('framereceived');
+  // The password is changed from another device (a login of its own).
+  const token = await accessToken(page.request, email);
+  const changed = await page.request.put('/api/users/me', { headers: { authorization: `Bearer ${token}` }, data: { currentPassword: testPassword, newPassword: 'another correct horse battery' } });
+  expect(((await changed.json()) as { statusCode: number }).statusCode).toBeGreaterThan(0);
+  const notice = page.getByTestId('session-ended');
+  await expect(notice).toHaveText(/You were logged out: the password of this account was changed on another device\./);
+  await expect(page).toHaveURL('/');
+  await notice.getByRole('button', { name: 'Close' }).click();
+  await expect(notice).toBeHidden();
 });
