@@ -98,6 +98,9 @@ describe('EditProfileForm against the real server', { timeout: 20_000 }, () => {
     const { container } = renderWith(seller.fanstage, <EditProfileForm />);
     const message = await screen.findByLabelText('Price of a chat message');
     await waitFor(() => expect(screen.getAllByRole('option', { name: formatPrice(128, settings.salt) }).length).toBeGreaterThan(0));
+    // The two fields offer different steps, and each says why (SPEC §9: each kind has its own).
+    expect(message).toHaveAccessibleDescription(`The steps for a chat message, ${formatPrice(13, settings.salt)} to ${formatPrice(128, settings.salt)}: each kind of sale has steps of its own.`);
+    expect(screen.getByLabelText('Price of a call minute')).toHaveAccessibleDescription(`The steps for a call minute, ${formatPrice(32, settings.salt)} to ${formatPrice(1280, settings.salt)}: each kind of sale has steps of its own.`);
     expect(await violationsIn(container)).toEqual([]);
     const user = userEvent.setup();
     await user.selectOptions(message, '48');

@@ -57,8 +57,8 @@ export function EditProfileFormView(props: EditProfileFormViewProps) {
       )}
     </Field>
   );
-  const select = (field: EditProfileField, label: string, options: SelectOption[], placeholder?: string) => (
-    <Field label={label} error={errors[field] ?? null}>
+  const select = (field: EditProfileField, label: string, options: SelectOption[], placeholder?: string, hint?: string) => (
+    <Field label={label} error={errors[field] ?? null} {...(hint ? { hint } : {})}>
       {(ids) => (
         <select {...ids} className={formStyles.input} value={values[field]} onChange={(event) => onChange(field, event.target.value)}>
           {placeholder !== undefined && !values[field] ? <option value="">{placeholder}</option> : null}
@@ -103,8 +103,8 @@ export function EditProfileFormView(props: EditProfileFormViewProps) {
       {props.showPrices ? (
         <fieldset className={styles.prices}>
           <legend className={formStyles.label}>{t('profileEdit.prices')}</legend>
-          {select('messagePrice', t('profileEdit.messagePrice'), props.options.messagePrice)}
-          {select('callPrice', t('profileEdit.callPrice'), props.options.callPrice)}
+          {select('messagePrice', t('profileEdit.messagePrice'), props.options.messagePrice, undefined, props.priceHints.messagePrice)}
+          {select('callPrice', t('profileEdit.callPrice'), props.options.callPrice, undefined, props.priceHints.callPrice)}
         </fieldset>
       ) : null}
       {props.warning ? (

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Account, UpdateMeBody } from '../../contract';
 import { formatPrice, isSdkError, nearestPriceStep, priceSteps } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
+import { priceStepsNote } from '../PriceSelector/stepsNote';
 import { errorMessage, focusFirstInvalid, type Message } from '../LoginForm/formParts';
 
 /** The fields of the form, as the inputs hold them (strings, '' for "not set"). */
@@ -40,6 +41,8 @@ export interface EditProfileFormState {
     messagePrice: SelectOption[];
     callPrice: SelectOption[];
   };
+  /** Why each price field offers its steps (SPEC §9: each kind has its own). */
+  priceHints: { messagePrice: string; callPrice: string };
   /** Prices are shown to sellers only (SPEC §5: sellers set prices). */
   showPrices: boolean;
   busy: boolean;
@@ -259,6 +262,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
       messagePrice: priceSteps.chatMessage.map((cents) => ({ value: String(cents), label: price(cents) })),
       callPrice: priceSteps.callMinute.map((cents) => ({ value: String(cents), label: price(cents) })),
     },
+    priceHints: { messagePrice: priceStepsNote(t, 'chatMessage', salt), callPrice: priceStepsNote(t, 'callMinute', salt) },
     showPrices: account?.isSeller === true,
     busy,
     alert: failure ? errorMessage(t, failure) : null,
