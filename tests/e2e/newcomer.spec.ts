@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { agreeToTerms, viewports } from './support';
 import { logIn, signUpVerifiedFan, testPassword } from './postsSupport';
 import { logInCreator, signUpCreator } from './creatorSupport';
-import { accessToken } from './moneySupport';
+import { accessToken, creditPackages, payOnCardPage, testCards } from './moneySupport';
+import { formatMoney } from '../../lib/ui/WalletTopUp/money';
 
 /*
  * What a new user trips over in their first minutes (issue 20): each test is one defect as the
@@ -82,4 +83,22 @@ test('a device logged out because the password was changed elsewhere says why', 
   await expect(page).toHaveURL('/');
   await notice.getByRole('button', { name: 'Close' }).click();
   await expect(notice).toBeHidden();
+});
+
+test('the wallet history shows beside the credits bought what the card was charged', async ({ page }) => {
+  await page.setViewportSize(viewports.phone);
+  const email = await signUpVerifiedFan(page, 'wallet');
+  const token = await accessToken(page.request, email);
+  const pkg = (await creditPackages(page.request, token)).sort((a, b) => a.cValue - b.cValue)[0]!;
+  await page.goto('/settings/wallet');
+  const topUp = page.getByRole('region', { name: 'Buy credits' });
+  await topUp.getByRole('radio', { name: new RegExp(`^${formatMoney(pkg.cValue).replace(/[.$]/g, '\\$&')} in credits`) }).check();
+  await topUp.getByRole('radio', { name: 'A new card' }).check();
+  await topUp.getByRole('button', { name: `Pay ${formatMoney(pkg.gValue)}` }).click();
+  await payOnCardPage(page, testCards.pays, formatMoney(pkg.gValue));
+  await expect(page.getByTestId('payment-outcome')).toHaveAttribute('data-outcome', 'paid');
+  await page.goto('/settings/wallet');
+  const line = page.getByRole('listitem').filter({ hasText: 'Credits bought' }).first();
+  await expect(line).toContainText(`+${formatMoney(pkg.cValue)}`);
+  await expect(line).toContainText(`${formatMoney(pkg.gValue)} charged to your card`);
 });
