@@ -33,6 +33,8 @@ import styles from './App.module.css';
 // each is fetched the first time it is wanted.
 const CallOverlay = lazyPart<Record<string, never>>(() => import('./overlays/CallOverlay').then((m) => ({ default: m.CallOverlay })));
 const LoginPrompt = lazyPart<Record<string, never>>(() => import('./overlays/LoginPrompt').then((m) => ({ default: m.LoginPrompt })));
+// Only a session the server ended brings it, with the strings it says why in.
+const SessionEndedNotice = lazyPart<Record<string, never>>(() => import('./layout/SessionEndedNotice').then((m) => ({ default: m.SessionEndedNotice })));
 const LogoutConfirm = lazyPart<Record<string, never>>(() => import('./overlays/LogoutConfirm').then((m) => ({ default: m.LogoutConfirm })));
 const ChangedTerms = lazyPart<ComponentProps<typeof ChangedTermsPart>>(() => import('./overlays/ChangedTerms').then((m) => ({ default: m.ChangedTerms })));
 const InvitationPrompt = lazyPart<ComponentProps<typeof InvitationPromptPart>>(() => import('./overlays/InvitationPrompt').then((m) => ({ default: m.InvitationPrompt })));
@@ -188,6 +190,12 @@ export function App() {
       <BottomNav />
       {testMode ? <TestModeRibbon /> : null}
       <RealtimeNotice />
+      {/* Read when the session changes: the provider above renders again then (loggedIn). */}
+      {!loggedIn && (fanstage.session.logoutReason.peek() ?? 'logout') !== 'logout' ? (
+        <Suspense fallback={null}>
+          <SessionEndedNotice />
+        </Suspense>
+      ) : null}
       {gate ? <AgeGate onAgreed={terms.markAgreed} /> : null}
       {/* The lazily fetched parts mount when first wanted and stay, so their dialogs close as they open. */}
       <Suspense fallback={null}>

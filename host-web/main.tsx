@@ -27,9 +27,10 @@ const fanstage = createLazyFanstage({
   session: {
     // On the API's own origin the refresh token is an HttpOnly cookie the page never sees.
     mode: 'cookie',
-    // SPEC §4: a session the server ended (the refresh was refused) lands on the public page.
+    // SPEC §4: a session the server ended (the refresh was refused, a block, a password changed
+    // elsewhere) lands on the public page, which says why (layout/SessionEndedNotice.tsx).
     onLogout: (reason) => {
-      if (reason === 'refresh-token-failed') navigate('/', { replace: true });
+      if (reason !== 'logout') navigate('/', { replace: true });
     },
   },
 }, loadHeavyStores);

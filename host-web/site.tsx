@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import type { i18n as I18n } from 'i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Fanstage } from '../lib/sdk';
-import type { LanguageIso } from '../lib/i18n';
+import { isLanguage, type LanguageIso } from '../lib/i18n';
 import { writeLanguageCookie } from './language';
 
 interface SiteState {
@@ -66,13 +66,27 @@ export function SiteProvider(props: {
     if (loggedIn) setLoginPromptOpen(false);
   }, [loggedIn]);
 
-  const setLanguage = useCallback(
+  const speak = useCallback(
     (next: LanguageIso) => {
       writeLanguageCookie(next);
       // The API answers in the same language the page speaks (the `Language` header).
       fanstage.client.setLanguage(next);
       void i18n.changeLanguage(next);
       setLanguageState(next);
+    },
+    [fanstage, i18n],
+  );
+
+  // One language for the account and the interface: once signed in, the page speaks the
+  // account's language, however it was set (Edit profile, another device, the picker below).
+  const accountLanguage = fanstage.session.account.value?.appLanguage;
+  useEffect(() => {
+    if (accountLanguage !== undefined && isLanguage(accountLanguage) && accountLanguage !== i18n.language) speak(accountLanguage);
+  }, [accountLanguage, i18n, speak]);
+
+  const setLanguage = useCallback(
+    (next: LanguageIso) => {
+      speak(next);
       // The account remembers it for mails and other devices; the page has already switched,
       // so a failure here changes nothing the user sees.
       if (fanstage.session.isLoggedIn.peek()) {
@@ -82,7 +96,7 @@ export function SiteProvider(props: {
           .catch(() => undefined);
       }
     },
-    [fanstage, i18n],
+    [fanstage, speak],
   );
 
   useEffect(() => {

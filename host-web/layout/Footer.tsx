@@ -10,25 +10,27 @@ import styles from './Footer.module.css';
 // Fetched the first time someone opens it: most visits never do.
 const CookiePreferences = lazyPart<ComponentProps<typeof CookiePreferencesPart>>(() => import('../overlays/CookiePreferences').then((m) => ({ default: m.CookiePreferences })));
 
-/** The information pages of SPEC §2; Contact is listed on phones only, the model program only when offered. */
+/**
+ * The information pages of SPEC §2; the model program only when offered. SPEC §2 lists Contact
+ * in the phone's footer and in the web's footer menu: this list is both, so it shows at every width.
+ */
 const links = [
   { path: '/terms', key: 'footer.terms' },
   { path: '/privacy', key: 'footer.privacy' },
   { path: '/terms2257', key: 'footer.terms2257' },
-  { path: '/contact', key: 'footer.contact', phoneOnly: true },
+  { path: '/contact', key: 'footer.contact' },
   { path: '/cookie-policy', key: 'footer.cookiePolicy' },
   { path: '/tour-faq', key: 'footer.faq' },
   { path: '/tour-partners', key: 'footer.modelProgram', modelProgram: true },
 ] as const;
 
-/** In a menu (`onNavigate` given) every link shows: Contact is phone-only in the footer alone (SPEC §2: "menu with contact"). */
 export function FooterLinks({ className, onNavigate }: { className?: string; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const modelProgram = useModelProgram();
   return (
     <ul className={`${styles.links} ${className ?? ''}`}>
       {links.filter((link) => modelProgram || !('modelProgram' in link)).map((link) => (
-        <li key={link.path} className={'phoneOnly' in link && onNavigate === undefined ? 'phone-only' : undefined}>
+        <li key={link.path}>
           <Link href={link.path} className={styles.link} onClick={onNavigate}>
             {t(link.key)}
           </Link>

@@ -26,7 +26,7 @@ export function Header() {
 
   return (
     <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
-      <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''}`}>
+      <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''} ${title ? styles.titled : ''}`}>
         {showBack ? <BackButton /> : null}
         <Link href="/" className={`${styles.logo} ${title || showBack || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
           <LogoMark />
@@ -47,6 +47,12 @@ export function Header() {
           <span className={styles.searchSlot}>
             <HeaderSearch />
           </span>
+          {/* A phone's titled screen keeps its room for the title: search is one tap away (SPEC §2 "search icon"). */}
+          {title && !chatPartner ? (
+            <Link href="/discover" className={`${styles.iconButton} ${styles.searchIcon}`} aria-label={t('nav.search')}>
+              <Icon name="search" />
+            </Link>
+          ) : null}
           {hasGenderFilter(location) ? <GenderFilter /> : null}
           {loggedIn ? null : <HamburgerMenu />}
         </div>

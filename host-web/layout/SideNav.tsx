@@ -28,7 +28,10 @@ function useWide(): boolean {
 /** The web layout's navigation (≥ 1280 px); CSS hides it below, where BottomNav shows. */
 export function SideNav() {
   const { t } = useTranslation();
-  const { loggedIn, openLoginPrompt } = useSite();
+  const { loggedIn, openLoginPrompt, fanstage } = useSite();
+  // A creator's button opens the file picker (SPEC §2); anyone else's leads to the New post
+  // screen first, which says that their posts are free before they pick anything.
+  const creator = fanstage.session.account.value?.isSeller === true;
   // Below 1280 px the column is hidden: a phone neither fetches nor renders the chat aside.
   const wide = useWide();
   return (
@@ -40,12 +43,17 @@ export function SideNav() {
           <span className={styles.wordmark}>{t('app.name')}</span>
         </Link>
         <TabItems classes={styles} withLogout />
-        {loggedIn ? (
+        {loggedIn && creator ? (
           // SPEC §2: the web layout's add-post button opens a file picker for the new post.
           <MediaPickerButton className={styles.newPost} label={t('sitePosts.addPost.choose')}>
             <Icon name="add" />
             <span>{t('nav.newPost')}</span>
           </MediaPickerButton>
+        ) : loggedIn ? (
+          <Link href="/new-post" className={styles.newPost}>
+            <Icon name="add" />
+            <span>{t('nav.newPost')}</span>
+          </Link>
         ) : (
           // A visitor's way in, where the add-post button stands for people who are signed in.
           <div className={styles.visitor} role="group" aria-label={t('nav.account')}>

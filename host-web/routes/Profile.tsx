@@ -1,8 +1,9 @@
-import { Suspense, useMemo, type ComponentProps } from 'react';
+import { Suspense, useEffect, useMemo, type ComponentProps } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { isReservedUsername } from '../../lib/contract/usernames';
 import { ProfileCard, useFanstage } from '../../lib/ui';
-import { usePageTitle } from '../site';
+import type { PublicProfile } from '../../lib/contract';
+import { usePageTitle, useSite } from '../site';
 import { lazyPart } from '../layout/lazyPart';
 import type { ProfileActions as ProfileActionsPart } from './ProfileActions';
 import type { ProfilePosts as ProfilePostsPart } from './ProfilePosts';
@@ -17,6 +18,25 @@ const ProfilePosts = lazyPart<ComponentProps<typeof ProfilePostsPart>>(() => imp
 const NotFound = lazyPart<Record<string, never>>(() => import('./NotFound'));
 
 const notFoundCodes = new Set(['user-not-found', 'not-found']);
+
+/** The creators this page load has told of a visit: SPEC §5, a profile visit once per profile. */
+const visited = new Set<number>();
+
+/**
+ * Opening a creator's profile is a visit she is told of (the socket's `profileVisit`); reading
+ * a profile elsewhere (a chat, a button) is not, and fans are not told who looked at them.
+ * Sent once the socket is open, as a page opened from a link may come before it.
+ */
+function useProfileVisit(profile: PublicProfile | null) {
+  const fanstage = useFanstage();
+  const { loggedIn, username } = useSite();
+  const open = fanstage.socket.connectedState.value === 'open';
+  const creatorId = profile && (profile.isSeller || profile.isPartner) && profile.username !== username ? profile.id : null;
+  useEffect(() => {
+    if (!loggedIn || !open || creatorId === null || visited.has(creatorId)) return;
+    if (fanstage.socket.send({ type: 'profileVisit', profileUserId: creatorId })) visited.add(creatorId);
+  }, [fanstage, loggedIn, open, creatorId]);
+}
 
 /**
  * `/{id}`: a profile by username or user id (SPEC §2). A reserved name is one of the site's
@@ -36,6 +56,7 @@ function KnownProfile({ id }: { id: string }) {
   const error = entry.error.value;
   const profile = entry.profile.value;
   usePageTitle(profile ? profile.displayName.trim() || profile.username : null);
+  useProfileVisit(profile);
 
   if (status === 'error' && error && notFoundCodes.has(error.code)) {
     return (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -8,6 +8,18 @@ import { useSite } from '../site';
 import { gopayReturnUrl } from './moneyLinks';
 import { abuseFormHref } from './abuseLinks';
 import styles from './ProfileActions.module.css';
+
+const phoneQuery = '(max-width: 869.98px)';
+function subscribePhone(onChange: () => void): () => void {
+  const query = window.matchMedia(phoneQuery);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** A phone's row has room for four controls: Message moves into the menu and Call shows its icon. */
+function usePhone(): boolean {
+  return useSyncExternalStore(subscribePhone, () => window.matchMedia(phoneQuery).matches);
+}
 
 type Confirmation = { kind: 'block' | 'unfollow'; resolve: (confirmed: boolean) => void };
 
@@ -33,6 +45,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   const loggedIn = session.isLoggedIn.value;
   const busy = relations.pending.value.has(profile.id);
   const blocked = loggedIn && profile.blockedStatus === 1;
+  const phone = usePhone();
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -110,11 +123,11 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
   }
 
   return (
-    <div className={styles.actions} data-testid="profile-actions">
-      {blocked ? null : <FollowButton userId={profile.id} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
+    <div className={phone ? `${styles.actions} ${styles.phoneRow}` : styles.actions} data-testid="profile-actions">
+      {blocked ? null : <FollowButton userId={profile.id} className={styles.follow} onLoginRequired={openLoginPrompt} confirmUnfollow={() => ask('unfollow')} />}
       {/* A card subscription leaves for the processor's page and comes back here through /gopay-return. */}
-      {blocked ? null : <SubscribeButton userId={profile.id} reserve={profile.offersSubscriptions} onLoginRequired={openLoginPrompt} paymentMode="redirect" returnUrl={gopayReturnUrl()} />}
-      {blocked ? null : loggedIn ? (
+      {blocked ? null : <SubscribeButton userId={profile.id} className={styles.grow} reserve={profile.offersSubscriptions} onLoginRequired={openLoginPrompt} paymentMode="redirect" returnUrl={gopayReturnUrl()} />}
+      {blocked || phone ? null : loggedIn ? (
         <Link href={`/chat/${encodeURIComponent(profile.username)}`} className={styles.secondary} data-testid="profile-chat">
           {t('siteChat.message')}
         </Link>
@@ -124,7 +137,7 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
         </button>
       )}
       {blocked ? null : (
-        <CallButton creator={profile.id} onLoginRequired={openLoginPrompt} onStarted={(callId) => navigate(`/videocall/${encodeURIComponent(callId)}`)} />
+        <CallButton creator={profile.id} compact={phone} onLoginRequired={openLoginPrompt} onStarted={(callId) => navigate(`/videocall/${encodeURIComponent(callId)}`)} />
       )}
       <div ref={moreBox} className={styles.more}>
         <button
@@ -139,6 +152,22 @@ export function ProfileActions({ profile }: { profile: KnownProfile }) {
           <span className={styles.visuallyHidden}>{t('profileActions.more')}</span>
         </button>
         <ul ref={menu} id={menuId} className={styles.menu} hidden={!menuOpen}>
+          {phone && !blocked ? (
+            <li>
+              {loggedIn ? (
+                <Link href={`/chat/${encodeURIComponent(profile.username)}`} className={styles.menuItem} data-testid="profile-chat" onClick={() => setMenuOpen(false)}>
+                  {t('siteChat.message')}
+                </Link>
+              ) : (
+                <button type="button" className={styles.menuItem} aria-haspopup="dialog" onClick={() => {
+                    setMenuOpen(false);
+                    openLoginPrompt();
+                  }}>
+                  {t('siteChat.message')}
+                </button>
+              )}
+            </li>
+          ) : null}
           <li>
             {blocked ? (
               <button type="button" className={styles.menuItem} aria-disabled={busy || undefined} onClick={() => void onUnblock()}>

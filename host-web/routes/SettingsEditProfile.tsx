@@ -12,7 +12,8 @@ export default function SettingsEditProfile() {
   if (!loggedIn) return <LoginNeeded />;
   return (
     <div className={styles.screen}>
-      <EditProfileForm headingLevel={1} className={styles.form} />
+      {/* The footer's language picker is the one language setting, the account's and the page's. */}
+      <EditProfileForm headingLevel={1} className={styles.form} languageField={false} />
     </div>
   );
 }

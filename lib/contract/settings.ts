@@ -28,6 +28,12 @@ export const Settings = Type.Object(
     regExpEmail: Type.String(),
     pushPubKey: Type.String(),
     slug: Type.String(),
+    /**
+     * The address people reach the platform at (the server's PUBLIC_URL), such as
+     * `https://fanstage.example`: a profile's address is `{publicUrl}/{username}`. Absent from
+     * servers older than this field.
+     */
+    publicUrl: Type.Optional(Type.String()),
     partnerValidation: PartnerValidation,
     /** Whether the model-program page `/tour-partners` is offered (the server's MODEL_PROGRAM); absent means no. */
     modelProgram: Type.Optional(Type.Boolean()),

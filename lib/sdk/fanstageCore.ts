@@ -150,7 +150,11 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     if (heavy) void getNotifications().refreshCount().catch(() => undefined);
   });
   // The server ends this session (an admin block, a password changed elsewhere).
-  socket.on('beforeLogout', () => void session.logout());
+  // SPEC §6, §8: an administrator's block ends it as `banned`, a password changed elsewhere as
+  // `disconnected-password`; the reason stays in `session.logoutReason` for the page to tell.
+  socket.on('beforeLogout', (message) =>
+    void session.logout(message.reason === 'admin-blocked' ? 'banned' : message.reason === 'disconnected-password' ? 'disconnected-password' : 'logout'),
+  );
   // Whatever changed while the connection was down came without a message: ask again.
   const refreshAfterGap = () => {
     if (!isLoggedIn()) return;

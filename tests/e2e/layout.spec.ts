@@ -212,6 +212,49 @@ test.describe('layout at 375, 870 and 1280 px', () => {
     items['All conversations'] = all;
     await expectApartAndOnScreen(page, items);
     await expectAxeClean(page, 'creator home');
+
+    // The panel keeps "All conversations" inside its box: the column scrolls, the panel is not cut.
+    await all.scrollIntoViewIfNeeded();
+    const [allBox, asideBox] = [await all.boundingBox(), await aside.boundingBox()];
+    expect(allBox!.y + allBox!.height, '"All conversations" is not clipped by its panel').toBeLessThanOrEqual(asideBox!.y + asideBox!.height + 0.5);
+    expect(allBox!.y + allBox!.height, '"All conversations" can be brought on screen').toBeLessThanOrEqual(800 + 0.5);
+
+    // A count on the Notifications or Chat item never covers its icon.
+    const badges = nav.locator('[data-testid="chat-badge"], [data-testid="notifications-badge"]');
+    await expect(badges.first()).toBeVisible();
+    for (let i = 0; i < (await badges.count()); i++) {
+      const badge = badges.nth(i);
+      const icon = badge.locator('xpath=ancestor::a[1]').locator('svg').first();
+      await expectApartAndOnScreen(page, { [`badge ${i + 1}`]: badge, [`its icon ${i + 1}`]: icon });
+    }
+
+    // Contact is in the footer on the web too (SPEC §2).
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Contact' })).toBeVisible();
+  });
+
+  test('a creator\'s profile on a phone: the whole name in the header, and the actions in one row with a menu', async ({ page }) => {
+    await agreeToTerms(page);
+    await page.setViewportSize(viewports.phone);
+    await page.goto('/lucy.rivers');
+    const title = page.getByRole('banner').getByText('Lucy Rivers', { exact: true });
+    await expect(title).toBeVisible();
+    expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth + 0.5), 'the header title is not cut').toBe(true);
+    const actions = page.getByTestId('profile-actions');
+    const row = {
+      Follow: actions.getByRole('button', { name: /^Follow/ }),
+      Subscribe: actions.getByRole('button', { name: /^Subscribe/ }),
+      Call: actions.getByTestId('call-button'),
+      More: actions.getByRole('button', { name: 'More actions' }),
+    };
+    await expect(row.Subscribe).toBeVisible();
+    await expectApartAndOnScreen(page, row);
+    const boxes = await Promise.all(Object.values(row).map((locator) => locator.boundingBox()));
+    const middles = boxes.map((box) => box!.y + box!.height / 2);
+    expect(Math.max(...middles) - Math.min(...middles), 'the four controls share one row').toBeLessThanOrEqual(2);
+    await expectNoHorizontalOverflow(page, 'a profile at 375 px');
+    // Message is in the menu on a phone.
+    await row.More.click();
+    await expect(actions.getByRole('button', { name: 'Message' })).toBeVisible();
   });
 
   test('consent starts with statistics and marketing unticked, at every width', async ({ page }) => {

@@ -494,6 +494,17 @@ describe('other client messages', () => {
     expect(own).toHaveLength(0);
   });
 
+  it('tells only creators of profile visits: a fan is not told who opened his profile', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    const sc = await connect(creator);
+    sc.send({ type: 'profileVisit', profileUserId: fan.id });
+    await sc.sync();
+    expect(sc.all('error')).toEqual([]);
+    const told = await app.fanstage.db.select().from(notifications).where(and(eq(notifications.userId, fan.id), eq(notifications.type, 'profileVisit')));
+    expect(told).toHaveLength(0);
+  });
+
   it('lets an author announce a published post of theirs to followers, and nobody else', async () => {
     const creator = await createAccount(app, { seller: true });
     const fan = await createAccount(app);

@@ -5,7 +5,7 @@ import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
 import { and, eq } from '../support/db';
 import { notifications, profileVisits } from '../../server/src/db/schema';
-import { recordNotification } from '../../server/src/features/notifications/service';
+import { recordNotification, recordProfileVisit } from '../../server/src/features/notifications/service';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -65,13 +65,23 @@ describe('notifications of the social graph', () => {
   it('tell of profile visits once per visitor and day, never of one’s own', async () => {
     const creator = await createAccount(app, { seller: true });
     const fan = await createAccount(app);
-    for (let i = 0; i < 3; i++) expect((await call('GET', `/api/users/${creator.username}`, fan)).json.statusCode).toBe(2);
-    await call('GET', `/api/users/${creator.id}`, creator);
+    for (let i = 0; i < 3; i++) await recordProfileVisit(app.fanstage.db, fan.id, creator.id);
+    await recordProfileVisit(app.fanstage.db, creator.id, creator.id);
     const visits = await page(creator, '?types=profileVisit');
     expect(visits.notifications.map((n) => [n.type, n.fromUser?.id])).toEqual([['profileVisit', fan.id]]);
     const rows = await app.fanstage.db.select().from(profileVisits).where(eq(profileVisits.profileId, creator.id));
     expect(rows.map((r) => r.visitorId)).toEqual([fan.id]);
     expect((await page(fan)).notifications).toEqual([]);
+  });
+
+  it('do not count reading a profile as a visit: a chat or a follow button reads it too', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    // The creator opens the chat with the fan: her page reads his profile, his hers.
+    expect((await call('GET', `/api/users/${fan.username}`, creator)).json.statusCode).toBe(2);
+    expect((await call('GET', `/api/users/${creator.username}`, fan)).json.statusCode).toBe(2);
+    expect((await page(fan, '?types=profileVisit')).notifications).toEqual([]);
+    expect((await page(creator, '?types=profileVisit')).notifications).toEqual([]);
   });
 
   it('hide notifications from people in a block either way, and show them again after unblocking', async () => {

@@ -98,6 +98,9 @@ describe('EditProfileForm against the real server', { timeout: 20_000 }, () => {
     const { container } = renderWith(seller.fanstage, <EditProfileForm />);
     const message = await screen.findByLabelText('Price of a chat message');
     await waitFor(() => expect(screen.getAllByRole('option', { name: formatPrice(128, settings.salt) }).length).toBeGreaterThan(0));
+    // The two fields offer different steps, and each says why (SPEC §9: each kind has its own).
+    expect(message).toHaveAccessibleDescription(`The steps for a chat message, ${formatPrice(13, settings.salt)} to ${formatPrice(128, settings.salt)}: each kind of sale has steps of its own.`);
+    expect(screen.getByLabelText('Price of a call minute')).toHaveAccessibleDescription(`The steps for a call minute, ${formatPrice(32, settings.salt)} to ${formatPrice(1280, settings.salt)}: each kind of sale has steps of its own.`);
     expect(await violationsIn(container)).toEqual([]);
     const user = userEvent.setup();
     await user.selectOptions(message, '48');
@@ -117,5 +120,41 @@ describe('EditProfileForm against the real server', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(en.profileEdit.verifyRequired);
     expect((await fanstage.account.me()).callPrice).toBe(stale.callPrice);
+  });
+
+  it('gives the profile’s address on the platform’s own host (PUBLIC_URL) with the username being typed', async () => {
+    const { account, fanstage } = await loggedIn();
+    renderWith(fanstage, <EditProfileForm />);
+    const username = await screen.findByLabelText('Username');
+    const host = new URL(server.baseUrl).host;
+    await waitFor(() => expect(username).toHaveAccessibleDescription(`Your address is ${host}/${account.username}.`));
+    const user = userEvent.setup();
+    const wanted = `addr.${Date.now().toString(36)}`;
+    await user.clear(username);
+    await user.type(username, wanted);
+    await waitFor(() => expect(username).toHaveAccessibleDescription(en.profileEdit.usernameFree), { timeout: 3000 });
+    expect(screen.queryByText(/fanstage\.com/)).toBeNull();
+  });
+
+  it('keeps a language set elsewhere while the form is open: Done does not put the old one back', async () => {
+    const { fanstage } = await loggedIn();
+    renderWith(fanstage, <EditProfileForm />);
+    const language = await screen.findByLabelText('Language');
+    expect(language).toHaveValue('en');
+    // The site's language picker saves the account's language while this form is open.
+    fanstage.session.setAccount(await fanstage.account.updateMe({ appLanguage: 'cs' }));
+    await waitFor(() => expect(language).toHaveValue('cs'));
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('About you'), 'Hello.');
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByText('Your profile is saved.')).toBeInTheDocument();
+    expect((await fanstage.account.me()).appLanguage).toBe('cs');
+  });
+
+  it('leaves the language out when the page has its own language picker', async () => {
+    const { fanstage } = await loggedIn();
+    renderWith(fanstage, <EditProfileForm languageField={false} />);
+    await screen.findByLabelText('Display name');
+    expect(screen.queryByLabelText('Language')).toBeNull();
   });
 });

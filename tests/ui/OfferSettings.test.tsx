@@ -46,6 +46,8 @@ describe('OfferSettings against the real server', { timeout: 30_000 }, () => {
     const form = within(region).getByRole('form', { name: 'New offer' });
     // Every price is a post-media step above 0, shown as the fan pays it and what the creator earns.
     const price = within(form).getByRole('combobox', { name: 'Price a month' });
+    // The offers use the post-media steps, and say so: SPEC §9 has no steps of their own for them.
+    expect(price).toHaveAccessibleDescription(/^The steps for a month of subscription \(the steps of a post's photo or video\), .+: each kind of sale has steps of its own\.$/);
     expect(within(price).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual(['32', '48', '64', '95', '128', '160', '192', '320', '640', '1280', '1600', '1920']);
     await userEvent.click(within(form).getByRole('button', { name: 'Create offer' }));
     expect(await within(region).findByText('Give the offer a name.')).toBeInTheDocument();

@@ -85,6 +85,16 @@ describe('PostEditor against the real server', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('tells a fan who is not a creator that his posts are free before he picks a photo, and offers him no price', async () => {
+    const { fanstage } = await creator({ seller: false });
+    renderWith(fanstage, <PostEditor measure={measured(1200, 900)} />);
+    expect(await screen.findByText('Your posts are free for everyone to see: only creators can set prices.')).toBeInTheDocument();
+    await userEvent.upload(screen.getByLabelText('Photo or video'), await photo());
+    expect(await screen.findByText('Ready to post', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.queryAllByRole('radio')).toEqual([]);
+    expect(screen.queryByText(/Only verified creators can set prices/)).toBeNull();
+  });
+
   it('stops at the e-mail check for an unverified creator', async () => {
     const { fanstage } = await creator({ verified: false });
     let asked = 0;

@@ -29,7 +29,7 @@ describe('VerifyEmailNotice against the real server', { timeout: 30_000 }, () =>
     const mailsBefore = (await t.mailsTo(unverified.email)).filter((m) => m.template === 'verify-email').length;
     const before = t.count('/api/users/resend-verification');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Send the link again' }));
-    expect(await screen.findByText(/Sent\. Please check your inbox/)).toBeInTheDocument();
+    expect(await screen.findByText(/We sent the link again\. Please check your inbox/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send the link again' })).toBeDisabled();
     expect(t.count('/api/users/resend-verification')).toBe(before + 1);
     expect(t.sent.filter((r) => r.path === '/api/users/resend-verification').at(-1)?.headers.get('authorization')).toMatch(/^Bearer /);

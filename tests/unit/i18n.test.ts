@@ -90,6 +90,16 @@ describe('error texts', () => {
     }
   });
 
+  it('exist in English and Czech for the SPEC §8 messages the screens show in their case', () => {
+    const shown = ['new_post_success_not_seller', 'FAILED', 'resent_email_verify', 'banned', 'disconnected-password', 'refresh-token-failed', 'verify-required', 'payment_is_processing', 'couldnt-get-info-from-server', 'must_be_18'];
+    for (const key of shown) {
+      expect({ key, en: en.has(`errors.${key}`), cs: cs.has(`errors.${key}`) }).toEqual({ key, en: true, cs: true });
+    }
+    // FAILED was English on the Czech screens too.
+    expect(cs.get('errors.FAILED')).not.toBe(en.get('errors.FAILED'));
+    for (const [key, text] of cs) if (text.includes('FAILED')) expect({ key, text }).toEqual({ key, text: text.replace('FAILED', '…') });
+  });
+
   it('exist for the failures the SDK reports without an envelope', () => {
     for (const key of ['network', 'timeout', 'server_not_responding']) {
       expect({ key, en: en.has(`errors.${key}`), cs: cs.has(`errors.${key}`) }).toEqual({ key, en: true, cs: true });

@@ -13,8 +13,13 @@ export type SessionStatus = 'anonymous' | 'authenticating' | 'authenticated';
  */
 export type TokenMode = 'cookie' | 'body';
 
-/** Why a session ended: the user asked, or the server no longer accepts the refresh token. */
-export type LogoutReason = 'logout' | 'refresh-token-failed';
+/**
+ * Why a session ended: the user asked; the server no longer accepts the refresh token; or the
+ * server ended it over the socket (`beforeLogout`, SPEC §6 and §8): an administrator blocked the
+ * account (`banned`), or its password was changed on another device (`disconnected-password`).
+ * Each but `logout` is a message key of the catalogue, to tell the user why.
+ */
+export type LogoutReason = 'logout' | 'refresh-token-failed' | 'banned' | 'disconnected-password';
 
 /** The part of the Web Storage API the session needs, e.g. `sessionStorage`. */
 export interface TokenStorage {
@@ -159,7 +164,7 @@ export function createSessionStore(client: FanstageClient, options: SessionOptio
     clearTimer();
     keepRefreshToken(null);
     // A session that never started (a failed restore) ended for no one: nothing to report.
-    const report = reason !== null && (accessToken.peek() !== null || reason === 'logout');
+    const report = reason !== null && (accessToken.peek() !== null || reason !== 'refresh-token-failed');
     batch(() => {
       accessToken.value = null;
       userId.value = null;
@@ -260,7 +265,7 @@ export function createSessionStore(client: FanstageClient, options: SessionOptio
   }
 
   /** Ends the session on the server and here; the local state is cleared even offline. */
-  async function logout(): Promise<void> {
+  async function logout(reason: 'logout' | 'banned' | 'disconnected-password' = 'logout'): Promise<void> {
     const token = mode === 'body' ? refreshToken : null;
     try {
       if (mode === 'cookie') await api.logout();
@@ -268,7 +273,7 @@ export function createSessionStore(client: FanstageClient, options: SessionOptio
     } catch {
       // Logging out must always work for the user; the server's token expires by itself.
     } finally {
-      clear('logout');
+      clear(reason);
     }
   }
 

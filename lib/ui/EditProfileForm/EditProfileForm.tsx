@@ -11,6 +11,11 @@ interface ViewOptions {
   /** Heading level of the title: 2 by default, 1 on a page of its own. */
   headingLevel?: 1 | 2 | 3;
   autoFocus?: boolean;
+  /**
+   * Whether the form offers the account's language (default yes). A site whose own language
+   * picker already sets the account's language leaves it out, so the page has one such control.
+   */
+  languageField?: boolean;
 }
 
 export type EditProfileFormViewProps = EditProfileFormState & ViewOptions;
@@ -52,8 +57,8 @@ export function EditProfileFormView(props: EditProfileFormViewProps) {
       )}
     </Field>
   );
-  const select = (field: EditProfileField, label: string, options: SelectOption[], placeholder?: string) => (
-    <Field label={label} error={errors[field] ?? null}>
+  const select = (field: EditProfileField, label: string, options: SelectOption[], placeholder?: string, hint?: string) => (
+    <Field label={label} error={errors[field] ?? null} {...(hint ? { hint } : {})}>
       {(ids) => (
         <select {...ids} className={formStyles.input} value={values[field]} onChange={(event) => onChange(field, event.target.value)}>
           {placeholder !== undefined && !values[field] ? <option value="">{placeholder}</option> : null}
@@ -78,7 +83,7 @@ export function EditProfileFormView(props: EditProfileFormViewProps) {
       describedBy={props.alert ? alertId : undefined}
     >
       {text('displayName', t('profileEdit.displayName'), 'nickname')}
-      {text('username', t('profileEdit.username'), 'username', { hint: props.usernameHint ?? t('profileEdit.usernameHint') })}
+      {text('username', t('profileEdit.username'), 'username', props.usernameHint ? { hint: props.usernameHint } : {})}
       <Field label={t('profileEdit.bio')} error={errors.bio ?? null} hint={t('profileEdit.bioHint')}>
         {(ids) => (
           <textarea
@@ -94,12 +99,12 @@ export function EditProfileFormView(props: EditProfileFormViewProps) {
       {select('gender', t('profileEdit.gender'), props.options.gender)}
       {select('sexuality', t('profileEdit.sexuality'), props.options.sexuality, t('profileEdit.notSet'))}
       {text('birthday', t('profileEdit.birthday'), 'bday', { hint: t('profileEdit.birthdayHint') })}
-      {select('appLanguage', t('profileEdit.appLanguage'), props.options.appLanguage)}
+      {props.languageField === false ? null : select('appLanguage', t('profileEdit.appLanguage'), props.options.appLanguage)}
       {props.showPrices ? (
         <fieldset className={styles.prices}>
           <legend className={formStyles.label}>{t('profileEdit.prices')}</legend>
-          {select('messagePrice', t('profileEdit.messagePrice'), props.options.messagePrice)}
-          {select('callPrice', t('profileEdit.callPrice'), props.options.callPrice)}
+          {select('messagePrice', t('profileEdit.messagePrice'), props.options.messagePrice, undefined, props.priceHints.messagePrice)}
+          {select('callPrice', t('profileEdit.callPrice'), props.options.callPrice, undefined, props.priceHints.callPrice)}
         </fieldset>
       ) : null}
       {props.warning ? (

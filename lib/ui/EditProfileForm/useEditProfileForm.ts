@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Account, UpdateMeBody } from '../../contract';
 import { formatPrice, isSdkError, nearestPriceStep, priceSteps } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
+import { priceStepsNote } from '../PriceSelector/stepsNote';
 import { errorMessage, focusFirstInvalid, type Message } from '../LoginForm/formParts';
 
 /** The fields of the form, as the inputs hold them (strings, '' for "not set"). */
@@ -31,7 +32,7 @@ export interface EditProfileFormState {
   loading: boolean;
   values: EditProfileValues;
   errors: Partial<Record<EditProfileField, Message>>;
-  /** A live answer about the username while typing: free, or being checked. */
+  /** A live answer about the username while typing (free, or being checked); else the profile's address. */
   usernameHint: Message;
   options: {
     gender: SelectOption[];
@@ -40,6 +41,8 @@ export interface EditProfileFormState {
     messagePrice: SelectOption[];
     callPrice: SelectOption[];
   };
+  /** Why each price field offers its steps (SPEC §9: each kind has its own). */
+  priceHints: { messagePrice: string; callPrice: string };
   /** Prices are shown to sellers only (SPEC §5: sellers set prices). */
   showPrices: boolean;
   busy: boolean;
@@ -93,6 +96,19 @@ function changesOf(values: EditProfileValues, account: Account): UpdateMeBody {
   return body;
 }
 
+/** "Your address is example.com/jana": the platform's own address and the name being typed. */
+function addressHint(publicUrl: string | undefined, username: string, t: (key: string, options: { address: string }) => string): Message {
+  if (!publicUrl || !username) return null;
+  let site: string;
+  try {
+    const url = new URL(publicUrl);
+    site = `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+  return t('profileEdit.usernameHint', { address: `${site}/${username}` });
+}
+
 /** Edits the logged-in user's profile (SPEC §2 EditProfile) through `PUT /api/users/me`. */
 export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}): EditProfileFormState {
   useSignals();
@@ -109,6 +125,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
   const [warning, setWarning] = useState<Message>(null);
   const [saved, setSaved] = useState<Message>(null);
   const loadedFor = useRef<number | null>(account?.id ?? null);
+  const languageChosen = useRef(false);
 
   useEffect(() => {
     if (session.isLoggedIn.peek() && !session.account.peek()) void session.loadAccount().catch(() => undefined);
@@ -122,6 +139,13 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
       setValues(valuesOf(account));
     }
   }, [account]);
+
+  // The language is the interface's too, and may change elsewhere while the form is open (the
+  // site's picker): an untouched select follows the account, so Done never puts back the old one.
+  const accountLanguage = account?.appLanguage;
+  useEffect(() => {
+    if (accountLanguage !== undefined && !languageChosen.current) setValues((v) => (v.appLanguage === accountLanguage ? v : { ...v, appLanguage: accountLanguage }));
+  }, [accountLanguage]);
 
   const username = values.username.trim();
   const ownUsername = account?.username ?? '';
@@ -158,6 +182,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
 
   function onChange(field: EditProfileField, value: string) {
     setValues((v) => ({ ...v, [field]: value }));
+    if (field === 'appLanguage') languageChosen.current = true;
     setSaved(null);
     if (field !== 'username') setErrors((e) => ({ ...e, [field]: null }));
   }
@@ -197,6 +222,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
           messagePrice: updated.messagePrice,
           callPrice: updated.callPrice,
         }));
+        languageChosen.current = false;
         setValues(valuesOf(updated));
         setSaved(t('profileEdit.saved'));
         onSuccess?.(updated);
@@ -222,7 +248,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
     loading: !account,
     values,
     errors,
-    usernameHint: errors.username ? null : usernameHint,
+    usernameHint: errors.username ? null : (usernameHint ?? addressHint(settings.settings.value?.publicUrl, username || ownUsername, t)),
     options: {
       gender: [
         { value: '1', label: t('profileEdit.gender1') },
@@ -236,6 +262,7 @@ export function useEditProfileForm({ onSuccess }: UseEditProfileFormOptions = {}
       messagePrice: priceSteps.chatMessage.map((cents) => ({ value: String(cents), label: price(cents) })),
       callPrice: priceSteps.callMinute.map((cents) => ({ value: String(cents), label: price(cents) })),
     },
+    priceHints: { messagePrice: priceStepsNote(t, 'chatMessage', salt), callPrice: priceStepsNote(t, 'callMinute', salt) },
     showPrices: account?.isSeller === true,
     busy,
     alert: failure ? errorMessage(t, failure) : null,

@@ -104,7 +104,7 @@ function NewOffer({ state, Heading }: { state: OfferSettingsState; Heading: 'h3'
         </label>
         <label className={styles.field}>
           <span className={styles.fieldLabel}>{t('creatorTools.offers.price')}</span>
-          <select className={styles.select} value={price} onChange={(event) => setPrice(Number(event.target.value))}>
+          <select className={styles.select} value={price} onChange={(event) => setPrice(Number(event.target.value))} aria-describedby={`${nameId}-steps`}>
             {state.priceOptions.map((option) => (
               <option key={option.cents} value={option.cents}>
                 {option.label}
@@ -112,6 +112,9 @@ function NewOffer({ state, Heading }: { state: OfferSettingsState; Heading: 'h3'
             ))}
           </select>
         </label>
+        <p id={`${nameId}-steps`} className={styles.muted}>
+          {state.stepsNote}
+        </p>
       </div>
       {problem ? (
         <p id={`${nameId}-problem`} className={styles.error}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Offer } from '../../contract';
 import { formatPrice, isSdkError, priceSteps, SALT_UNIT } from '../../sdk';
+import { priceStepsNote } from '../PriceSelector/stepsNote';
 import { useFanstage } from '../FanstageProvider/context';
 import { formatMoney } from '../WalletTopUp/money';
 
@@ -90,6 +91,8 @@ export function useOfferSettings() {
     busy,
     message,
     priceOptions,
+    /** Why the offer's steps are the post-media ones (SPEC §9 has none of its own for offers). */
+    stepsNote: priceStepsNote(t, 'subscription', salt),
     fanPrice: (cents: number) => formatPrice(cents, salt),
     earn: (cents: number) => formatMoney(cents),
     retry: load,

@@ -12,12 +12,14 @@ export interface IdCheckStatusProps {
   pollMs?: number;
 }
 
-type Outcome = 'checking' | 'approved' | 'id-check-pending' | 'id-check-review' | 'id-check-declined' | 'id-check-not-started' | 'error';
+type Outcome = 'checking' | 'partner' | 'application-declined' | 'approved' | 'id-check-pending' | 'id-check-review' | 'id-check-declined' | 'id-check-not-started' | 'error';
 
 /**
  * The result of the identity check when the person comes back from the provider (SPEC §2
  * /verify-request): asks `check-id-check`, again while it runs and whenever
- * `partnerStatusChanged` arrives, and says what happens next.
+ * `partnerStatusChanged` arrives, and says what happens next. A verified identity still waits
+ * for the administrator, so the application's own state is read as well: the page changes when
+ * she approves or declines, over the socket, while the person is looking at it.
  */
 export function IdCheckStatus({ className, pollMs = 3_000 }: IdCheckStatusProps) {
   const { t, i18n } = useTranslation();
@@ -27,12 +29,16 @@ export function IdCheckStatus({ className, pollMs = 3_000 }: IdCheckStatusProps)
   const [check, setCheck] = useState<IdentityCheck | null>(null);
   const live = useRef(true);
 
+  const [declineReason, setDeclineReason] = useState<string | null>(null);
+
   const ask = useCallback(async () => {
     try {
-      const approved = await api.checkIdCheck();
+      const [approved, application] = await Promise.all([api.checkIdCheck(), api.status()]);
       if (!live.current) return;
       setCheck(approved);
-      setOutcome('approved');
+      setDeclineReason(application.declineReason);
+      // 120: approved by the administrator; 7 with a reason: she sent the application back.
+      setOutcome(application.approvedState === 120 ? 'partner' : application.approvedState === 7 && application.declineReason ? 'application-declined' : 'approved');
     } catch (error) {
       if (!live.current) return;
       if (isSdkError(error) && ['id-check-pending', 'id-check-review', 'id-check-declined', 'id-check-not-started'].includes(error.code)) {
@@ -63,6 +69,8 @@ export function IdCheckStatus({ className, pollMs = 3_000 }: IdCheckStatusProps)
 
   const text: Record<Outcome, string> = {
     checking: t('partner.result.checking'),
+    partner: t('partner.result.partner'),
+    'application-declined': t('partner.result.applicationDeclined', { reason: declineReason ?? t('partner.noReason') }),
     approved: t('partner.result.approved'),
     'id-check-pending': t('partner.result.pending'),
     'id-check-review': t('partner.result.review'),
@@ -73,7 +81,7 @@ export function IdCheckStatus({ className, pollMs = 3_000 }: IdCheckStatusProps)
   return (
     <section className={['fs-root', styles.root, className].filter(Boolean).join(' ')} lang={i18n.resolvedLanguage ?? i18n.language} data-testid="id-check-status" data-outcome={outcome}>
       <div className={styles.card}>
-        <p role="status" aria-live="polite" className={outcome === 'approved' ? styles.success : outcome === 'id-check-declined' || outcome === 'error' ? styles.error : styles.text}>
+        <p role="status" aria-live="polite" className={outcome === 'approved' || outcome === 'partner' ? styles.success : outcome === 'id-check-declined' || outcome === 'application-declined' || outcome === 'error' ? styles.error : styles.text}>
           {text[outcome]}
         </p>
         {outcome === 'error' ? (

@@ -126,15 +126,14 @@ export function PostEditor({ allowSchedule = true, onCancel, headingLevel = 2, c
           </div>
         )}
 
-        {state.hasMedia ? (
-          <PriceSelector
-            kind="postMedia"
-            value={state.price}
-            onChange={state.setPrice}
-            disabled={!state.isSeller}
-            {...(!state.isSeller ? { hint: t('errors.verify-required') } : {})}
-          />
-        ) : null}
+        {/* A fan's posts are free: he is told so before he picks anything, not after he tried a price. */}
+        {state.isSeller ? (
+          state.hasMedia ? <PriceSelector kind="postMedia" value={state.price} onChange={state.setPrice} /> : null
+        ) : (
+          <p className={styles.hint} data-testid="post-editor-free">
+            {t('posts.editor.freeForFans')}
+          </p>
+        )}
 
         {allowSchedule && !state.editing ? (
           <div className={styles.schedule}>

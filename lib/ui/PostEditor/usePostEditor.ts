@@ -135,7 +135,7 @@ export function usePostEditor(options: UsePostEditorOptions) {
         ...(startDate !== null ? { startDate } : {}),
       });
       // SPEC §8 new_post_success_not_seller: the post went out without its price.
-      if (created.notASeller) setMessage({ kind: 'warning', text: t('posts.editor.notSeller') });
+      if (created.notASeller) setMessage({ kind: 'warning', text: t('errors.new_post_success_not_seller') });
       else setMessage({ kind: 'success', text: t(startDate !== null ? 'posts.editor.scheduled' : 'posts.editor.created') });
       setText('');
       setPrice(0);

@@ -4,6 +4,8 @@ import type { PriceKind } from '../../sdk';
 import '../theme/tokens.css';
 import styles from './PriceSelector.module.css';
 import { usePriceSelector } from './usePriceSelector';
+import { priceStepsNote } from './stepsNote';
+import { useFanstage } from '../FanstageProvider/context';
 
 export interface PriceSelectorProps {
   kind?: PriceKind;
@@ -24,6 +26,7 @@ export interface PriceSelectorProps {
 export function PriceSelector({ kind = 'postMedia', value, onChange, onApply, disabled, hint, label, className }: PriceSelectorProps) {
   const { t } = useTranslation();
   const state = usePriceSelector({ kind, value });
+  const salt = useFanstage().settings.settings.value?.salt;
   const name = useId();
   const hintId = useId();
   return (
@@ -47,7 +50,7 @@ export function PriceSelector({ kind = 'postMedia', value, onChange, onApply, di
         ))}
       </div>
       <p id={hintId} className={styles.hint}>
-        {hint ?? t('posts.price.hint')}
+        {hint ?? t('posts.price.hint')} {priceStepsNote(t, kind, salt)}
       </p>
       {onApply ? (
         <button type="button" className={styles.apply} disabled={disabled || !state.changed} onClick={() => onApply(state.selected)}>

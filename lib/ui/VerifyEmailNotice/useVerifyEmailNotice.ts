@@ -48,7 +48,7 @@ export function useVerifyEmailNotice(): VerifyEmailNoticeState {
     resendLabel: state === 'sending' ? t('auth.verify.busy') : t('auth.verify.resend'),
     resendDisabled: state !== 'idle',
     busy: state === 'sending',
-    sent: state === 'sent' ? t('auth.verify.sent') : null,
+    sent: state === 'sent' ? t('errors.resent_email_verify') : null,
     alert: failure ? errorMessage(t, failure) : null,
     onResend,
   };

@@ -411,6 +411,15 @@ export interface CreateMediaOptions {
 }
 
 /**
+ * Tells the owner's pages that a media left "being added" (5), after the row is written (SPEC §7
+ * `mediaChange`): a page that lost the upload's answer, or another tab, learns it is ready (3) or
+ * rejected (4) without asking again.
+ */
+function announceStatus(ctx: AppContext, ownerId: number, mediaId: number, mediaStatus: 3 | 4): void {
+  ctx.realtime.publish(ownerId, { type: 'eventMessage', event: 'mediaChange', userId: ownerId, data: { mediaId, mediaStatus } });
+}
+
+/**
  * Records a media (status 5 while it is made), processes the input and finishes it as
  * status 3 (ready) or 4 (rejected, with the reason). `process` gets a scratch folder
  * removed afterwards. Unexpected failures (storage down) remove the row and are thrown.
@@ -458,10 +467,12 @@ async function createMedia(
       })
       .where(eq(media.id, id))
       .returning();
+    announceStatus(ctx, ownerId, id, 3);
     return done!;
   } catch (error) {
     if (error instanceof MediaRejection) {
       const [rejected] = await ctx.db.update(media).set({ status: 4, rejectReason: error.reason }).where(eq(media.id, id)).returning();
+      announceStatus(ctx, ownerId, id, 4);
       return rejected!;
     }
     // Whatever was stored of it goes with the row: nothing half-written stays behind.

@@ -7,7 +7,9 @@ import { createNotificationService, recordProfileVisit } from './service';
 
 /**
  * Notifications over the websocket: `notificationsRead` (the other tabs learn it too) and
- * `profileVisit` (recorded once a day per visitor and profile, never one's own).
+ * `profileVisit`, which the profile screen sends when it is opened: recorded once a day per
+ * visitor and profile, never one's own, and only for creators (sellers and partners), whose
+ * audience it is news about. A fan is not told who looked at him.
  */
 export function notificationSocketFeature(ctx: AppContext): SocketFeature {
   const service = createNotificationService(ctx);
@@ -23,12 +25,12 @@ export function notificationSocketFeature(ctx: AppContext): SocketFeature {
       if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1 || profileId > 2_147_483_647) throw new AppError('invalid-request');
       if (profileId === peer.userId) return;
       const [profile] = await ctx.db
-        .select({ id: users.id })
+        .select({ id: users.id, isSeller: users.isSeller, isPartner: users.isPartner })
         .from(users)
         .where(and(eq(users.id, profileId), isNull(users.deletedAt)))
         .limit(1);
       if (profile === undefined) throw new AppError('user-not-found');
-      await recordProfileVisit(ctx.db, peer.userId, profileId);
+      if (profile.isSeller || profile.isPartner) await recordProfileVisit(ctx.db, peer.userId, profileId);
     },
   };
 }

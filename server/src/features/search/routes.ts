@@ -5,7 +5,7 @@ import { PageQuery, PostList } from '../../../../lib/contract/posts';
 import { SearchFilter, SearchQuery, SearchTips, TagResult } from '../../../../lib/contract/search';
 import { ProfileList } from '../../../../lib/contract/users';
 import type { App, AppContext } from '../../context';
-import { AppError } from '../../errors';
+import { AppError, errors } from '../../errors';
 import { withBody } from '../../http/envelope';
 import { optionalViewer } from '../auth/guard';
 import { pageOf } from '../timeline/domain';
@@ -56,7 +56,11 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
       },
       preHandler: optionalViewer,
     },
-    async (request) => withBody(await service.discover(request.query, viewerOf(request))),
+    async (request) => {
+      // SPEC §3, §5: gender 0 (everyone) is for logged-in people only, as on the timeline.
+      if (request.query.gender === 0 && request.viewer === null) throw errors.invalidRequest({ location: 'querystring', field: 'gender', reason: 'gender 0 needs a login' });
+      return withBody(await service.discover(request.query, viewerOf(request)));
+    },
   );
 
   app.get(

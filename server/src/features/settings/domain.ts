@@ -51,6 +51,7 @@ export function buildSettings(options: {
     regExpEmail: emailPattern,
     pushPubKey: options.pushPubKey ?? '',
     slug: options.slug ?? 'fanstage',
+    publicUrl: options.publicUrl,
     partnerValidation: { ...partnerValidation },
     modelProgram: options.modelProgram ?? false,
     affiliateSharePercent: AFFILIATE_SHARE_PERCENT,

@@ -16,7 +16,6 @@ import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../
 import { AppError } from '../../errors';
 import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
 import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf, type Viewer } from '../auth/guard';
-import { recordProfileVisit } from '../notifications/service';
 
 /** A site the fan allowed learns what its widgets need of the account, not the e-mail address or the listed sites. */
 function accountFor(viewer: Viewer, account: Account): Account {
@@ -128,10 +127,9 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
       preHandler: authenticate,
     },
     async (request) => {
-      const viewerId = viewerOf(request).id;
-      const profile = await service.viewedProfile(request.params.id, viewerId);
-      await recordProfileVisit(ctx.db, viewerId, profile.id);
-      return withBody(profile);
+      // Not a visit: the chat, the follow and call buttons and the tip button read profiles too.
+      // The profile screen tells of a visit itself (the socket's profileVisit).
+      return withBody(await service.viewedProfile(request.params.id, viewerOf(request).id));
     },
   );
 
