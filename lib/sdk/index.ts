@@ -138,6 +138,7 @@ export { CallStatus, CallStates, CallEndReasons, CALL_RING_TIMEOUT_S, CALL_MINUT
 export type { ChatApi } from './api-chat';
 export { createFanstage } from './fanstage';
 export type { Fanstage, FanstageOptions } from './fanstage';
+export type { Activity, ActivityDetails, ActivityType, ActivityListener } from './activity';
 export * from './rules';
 export type * from '../contract';
 export { version } from './version';

@@ -24,7 +24,7 @@ describe('createFanstage against the real server', () => {
       return fetch(input, init);
     };
     const fanstage = createFanstage({ baseUrl: server.baseUrl, language: 'cs', fetch: recording });
-    expect(Object.keys(fanstage).sort()).toEqual(['account', 'api', 'calls', 'chat', 'client', 'earnings', 'feeds', 'loadStores', 'notifications', 'posts', 'profiles', 'push', 'relations', 'search', 'session', 'settings', 'socket', 'subscriptions', 'uploads', 'wallet']);
+    expect(Object.keys(fanstage).sort()).toEqual(['account', 'activity', 'api', 'calls', 'chat', 'client', 'earnings', 'feeds', 'loadStores', 'notifications', 'posts', 'profiles', 'push', 'relations', 'search', 'session', 'settings', 'socket', 'subscriptions', 'uploads', 'wallet']);
     expect(fanstage.client.language.value).toBe('cs');
 
     await expect(fanstage.api.user(alice.username)).resolves.toMatchObject({ id: alice.id, username: alice.username });
