@@ -27,9 +27,16 @@ import { createActivity, reportCalls, reportChat, reportRelations, reportSession
  * (wallet, earnings, subscriptions, chat, calls, uploads, notifications, push) is fetched by
  * `load`, when `loadStores()` is first called or the realtime connection opens: a page's first
  * load goes without it. Touching one of those stores before `loadStores()` resolved throws.
+ * `load` defaults to importing them (`fanstage/sdk` exports this for partners' apps); the site
+ * passes its own.
  */
-export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores>): Fanstage {
+export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores> = loadHeavyStores): Fanstage {
   return createFanstageWith(options, load);
+}
+
+/** The stores' code as a chunk of its own: a partner's bundler splits it off at this import. */
+function loadHeavyStores(): Promise<HeavyStores> {
+  return import('./stores/heavy').then((module) => module.heavyStores);
 }
 
 export function createFanstageWith(options: FanstageOptions, source: HeavyStores | (() => Promise<HeavyStores>)): Fanstage {
