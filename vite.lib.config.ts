@@ -32,6 +32,9 @@ const isExternal = (id: string) => external.some((name) => id === name || id.sta
 
 const outDir = here('dist/lib');
 
+/** The entries whose exports need a browser: components, hooks and custom elements. */
+const clientEntries = new Set(['index', 'elements']);
+
 /**
  * Declarations are emitted next to a copy of the source tree (dist/lib/lib/..., dist/lib/elements/...)
  * with the source's extensionless imports. A consumer on `moduleResolution: "node16"` or
@@ -40,13 +43,24 @@ const outDir = here('dist/lib');
  */
 function withExplicitExtensions(filePath: string, content: string): string {
   const sourceDir = resolve(here('.'), relative(outDir, dirname(filePath)));
-  return content.replace(/(\bfrom\s*|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (match, lead: string, quote: string, specifier: string) => {
+  return withoutStyleImports(content).replace(/(\bfrom\s*|\bimport\s*\(\s*)(['"])(\.{1,2}(?:\/[^'"]*)?)\2/g, (match, lead: string, quote: string, specifier: string) => {
     if (/\.(m?js|json)$/.test(specifier)) return match;
     const target = resolve(sourceDir, specifier);
     if (['.ts', '.tsx', '.d.ts'].some((ext) => existsSync(target + ext))) return `${lead}${quote}${specifier}.js${quote}`;
     if (['index.ts', 'index.tsx'].some((file) => existsSync(join(target, file)))) return `${lead}${quote}${specifier}/index.js${quote}`;
     return match;
   });
+}
+
+/**
+ * A declaration that kept a stylesheet's import (a CSS module's class map) would need a
+ * declaration for `.css`, which only a bundler's types give: the class map becomes what it
+ * is, a record of strings, and a plain stylesheet import goes.
+ */
+function withoutStyleImports(content: string): string {
+  return content
+    .replace(/^import\s*(?:\{\s*default\s+as\s+(\w+)\s*\}|(\w+))\s*from\s*['"][^'"]+\.css(?:\?[^'"]*)?['"];?$/gm, (_match, named?: string, plain?: string) => `declare const ${named ?? plain}: Readonly<Record<string, string>>;`)
+    .replace(/^import\s*['"][^'"]+\.css(?:\?[^'"]*)?['"];?\n?/gm, '');
 }
 
 /** The npm library: `fanstage`, `fanstage/sdk`, `fanstage/elements` and `fanstage/style.css`. */
@@ -89,7 +103,14 @@ export default defineConfig({
     },
     rolldownOptions: {
       external: isExternal,
-      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        // React Server Components (Next.js App Router) must not run the components' module: it
+        // reads React's client APIs (createContext) at the top. The directive on the entries a
+        // page imports marks that boundary; a directive in a source file would not survive
+        // bundling. `fanstage/sdk` stays without it, so a server component can call the API.
+        banner: (chunk) => (chunk.isEntry && clientEntries.has(chunk.name) ? "'use client';" : ''),
+      },
     },
   },
 });

@@ -1,5 +1,7 @@
-import { defineConfig } from 'vite';
-import { existsSync, readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './vite.precompress';
@@ -38,13 +40,31 @@ function chunkMap(): Record<string, string[]> {
 }
 
 /**
+ * `integrity.json` next to the loader: the release's version and the Subresource Integrity hash
+ * of `fanstage.js`, which a partner pins as `/embed/v/{version}/fanstage.js` (docs/embedding.md,
+ * "Pinning a version"). The server reads the version from it to answer that address.
+ */
+function integrity(): Plugin {
+  return {
+    name: 'fanstage-integrity',
+    // The file as written, source map comment included: the bytes a browser checks.
+    writeBundle(options) {
+      const dir = options.dir ?? here('dist/embed');
+      const hash = `sha384-${createHash('sha384').update(readFileSync(join(dir, 'fanstage.js'))).digest('base64')}`;
+      const record = { version: pkg.version, loader: `v/${pkg.version}/fanstage.js`, files: { 'fanstage.js': hash } };
+      writeFileSync(join(dir, 'integrity.json'), `${JSON.stringify(record, null, 2)}\n`);
+    },
+  };
+}
+
+/**
  * The script-tag loader, `embed/fanstage.js`: tiny, no React, no dependencies, a classic
  * script (partners copy one `<script src>` without `type="module"`). Built after
  * vite.embed.config.ts into the same folder, so it must not empty it.
  */
 export default defineConfig({
   define: { __FANSTAGE_VERSION__: JSON.stringify(pkg.version), __FANSTAGE_CHUNKS__: JSON.stringify(chunkMap()) },
-  plugins: [precompress()],
+  plugins: [integrity(), precompress()],
   build: {
     outDir: here('dist/embed'),
     emptyOutDir: false,

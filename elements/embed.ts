@@ -26,8 +26,9 @@ function start(): void {
   if (previous?.loaded) return;
 
   const scriptUrl = (previous?.loaded === false && previous.scriptUrl) || import.meta.url;
-  // The widgets' API is where they were loaded from: a partner page embeds the platform's script.
-  const apiBase = originOf(scriptUrl);
+  // The widgets' API is the one the loader found (its tag's `data-api-base`), else where they
+  // were loaded from: a partner page embeds the platform's script.
+  const apiBase = (previous?.loaded === false && previous.apiBase) || originOf(scriptUrl);
 
   /** Loads and defines every element (names already defined stay as they are). */
   async function defineElements(options: { apiBase?: string } = {}): Promise<Record<ElementTag, CustomElementConstructor>> {

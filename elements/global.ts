@@ -17,6 +17,8 @@ interface FanstageGlobalBase {
   readonly version: string;
   /** Address of the loader that created this object. */
   readonly scriptUrl: string;
+  /** The API the widgets talk to: the tag's `data-api-base`, else the script's origin. */
+  readonly apiBase: string;
 }
 
 /** What the loader exposes until the runtime has run. */

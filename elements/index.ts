@@ -20,6 +20,18 @@ export { callElement, callTag } from './call';
 export type { CallElementProps, CallEndedDetail } from './call';
 export { version } from '../lib/sdk/version';
 export type { FanstageGlobal, FanstageLoaded, FanstageStub, FanstageCommand } from './global';
+export type {
+  FanstageElement,
+  FanstageElementEventMap,
+  FanstageIntrinsicElements,
+  FanstageProfileCardElement,
+  FanstageFeedElement,
+  FanstageWalletElement,
+  FanstageTipButtonElement,
+  FanstageChatElement,
+  FanstageCallElement,
+} from './types';
+export type { FanstageEventType } from './activity';
 
 /** Every element this package defines, by tag name. */
 export const elements = {

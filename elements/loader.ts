@@ -26,10 +26,11 @@ function install(): void {
   const existing = window.Fanstage;
   if (existing && existing.loaded !== undefined) return;
 
-  const scriptUrl = ownUrl();
-  const base = scriptUrl || document.baseURI;
-  // The widgets' API is where this script came from: a partner page embeds the platform's.
-  const apiBase = originOf(base);
+  const script = ownScript();
+  const base = script?.src || document.baseURI;
+  // The widgets' API is where this script came from (a partner page embeds the platform's),
+  // unless the tag names another (`data-api-base`: a platform whose API has an origin of its own).
+  const apiBase = script?.getAttribute('data-api-base')?.replace(/\/+$/, '') || originOf(base);
   const queue: FanstageCommand[] = queuedCommands(existing);
   const requested: Record<string, true> = {};
   const pending: Promise<unknown>[] = [];
@@ -119,7 +120,7 @@ function install(): void {
     // Whoever talks to Fanstage is about to use it.
     loadRuntime();
   } as FanstageStub;
-  Object.assign(stub, { version: __FANSTAGE_VERSION__, scriptUrl, loaded: false, q: queue, load: loadRuntime });
+  Object.assign(stub, { version: __FANSTAGE_VERSION__, scriptUrl: script?.src ?? '', apiBase: script?.getAttribute('data-api-base') ? apiBase : '', loaded: false, q: queue, load: loadRuntime });
   window.Fanstage = stub;
 
   scan(document);
@@ -149,16 +150,16 @@ function originOf(address: string): string {
   }
 }
 
-/** The loader's own address: `currentScript` while it runs, else the last matching `<script>`. */
-function ownUrl(): string {
+/** The loader's own tag: `currentScript` while it runs, else the last matching `<script>`. */
+function ownScript(): HTMLScriptElement | null {
   const current = document.currentScript;
-  if (current instanceof HTMLScriptElement && current.src) return current.src;
+  if (current instanceof HTMLScriptElement && current.src) return current;
   const scripts = document.querySelectorAll<HTMLScriptElement>('script[src]');
   for (let i = scripts.length - 1; i >= 0; i--) {
-    const src = scripts[i]?.src ?? '';
-    if (/\/fanstage(\.min)?\.js(\?|#|$)/.test(src)) return src;
+    const script = scripts[i];
+    if (script && /\/fanstage(\.min)?\.js(\?|#|$)/.test(script.src)) return script;
   }
-  return '';
+  return null;
 }
 
 install();

@@ -1,6 +1,7 @@
 import { createFanstage, signInWithPopup, type Fanstage, type TokenStorage } from '../lib/sdk';
 import { defaultLanguage, pickLanguage, type LanguageIso } from '../lib/i18n';
 import { originOf, refreshTokenKey } from './base';
+import { relayActivity } from './activity';
 
 export { setDefaultApiBase, resolveApiBase, originOf } from './base';
 
@@ -28,6 +29,7 @@ export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
       socket: { mode: 'widget' },
     });
     shared.set(apiBase, fanstage);
+    relayActivity(apiBase, fanstage);
     // A fan who signed in before a reload of this tab is still signed in.
     void fanstage.session.restore();
   }

@@ -5,6 +5,7 @@ import type { Fanstage } from '../lib/sdk';
 import type { LanguageIso } from '../lib/i18n';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { fanstageFor, resolveApiBase, resolveLanguage } from './shared';
+import { attachWidget, detachWidget } from './activity';
 
 /** What every widget resolves from its `api-base` and `language` attributes. */
 export interface WidgetContext {
@@ -80,13 +81,16 @@ export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>,
     render({ sync = false } = {}) {
       root ??= createRoot(container);
       const mounted = root;
-      const update = () => mounted.render(tree(spec, propsOf(spec, host)));
+      const props = propsOf(spec, host);
+      attachWidget(host, resolveApiBase(props.apiBase));
+      const update = () => mounted.render(tree(spec, props));
       if (sync) flushSync(update);
       // As a transition, React renders the widget in slices between which the partner's page
       // keeps answering input, rather than in one long task per element.
       else startTransition(update);
     },
     unmount() {
+      detachWidget(host);
       root?.unmount();
       root = null;
     },

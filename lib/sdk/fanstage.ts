@@ -19,6 +19,7 @@ import type { CallsStore, CallStoreOptions } from './stores/calls';
 import type { PushApi } from './push';
 import { heavyStores } from './stores/heavy';
 import { createFanstageWith } from './fanstageCore';
+import type { Activity } from './activity';
 
 /**
  * Everything a screen or widget needs, built on one client. Components receive this object
@@ -27,6 +28,11 @@ import { createFanstageWith } from './fanstageCore';
  */
 export interface Fanstage {
   readonly client: FanstageClient;
+  /**
+   * What the viewer did through this object, once the server agreed: follow, unfollow, tip,
+   * unlock, subscribe, messagesent, callstart, callend, signin, signout (`activity.on(type, fn)`).
+   */
+  readonly activity: Activity;
   readonly api: PublicApi;
   readonly settings: SettingsStore;
   readonly profiles: ProfileStore;

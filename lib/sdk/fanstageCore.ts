@@ -2,7 +2,7 @@ import { createClient } from './client';
 import { accountApi, publicApi, type AccountApi, type PublicApi } from './api';
 import { createSettingsStore } from './stores/settings';
 import { createProfileStore } from './stores/profiles';
-import { createSessionStore } from './stores/session';
+import { createSessionStore, type SessionOptions } from './stores/session';
 import { createRelationsStore, type RelationsStore } from './stores/relations';
 import { createPostStore } from './stores/posts';
 import { createFeedStore, type FeedStore } from './stores/feed';
@@ -20,24 +20,35 @@ import type { HeavyStores } from './stores/heavy';
 import type { Fanstage, FanstageOptions } from './fanstage';
 import { effect, untracked } from '@preact/signals-core';
 import { createPopupConfirmer, type SpendConfirmer } from './spendConfirm';
+import { createActivity, reportCalls, reportChat, reportRelations, reportSession, reportSubscriptions, reportWallet } from './activity';
 
 /**
  * As {@link createFanstage}, but the code of the stores a visitor's first screen does not use
  * (wallet, earnings, subscriptions, chat, calls, uploads, notifications, push) is fetched by
  * `load`, when `loadStores()` is first called or the realtime connection opens: a page's first
  * load goes without it. Touching one of those stores before `loadStores()` resolved throws.
+ * `load` defaults to importing them (`fanstage/sdk` exports this for partners' apps); the site
+ * passes its own.
  */
-export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores>): Fanstage {
+export function createLazyFanstage(options: FanstageOptions, load: () => Promise<HeavyStores> = loadHeavyStores): Fanstage {
   return createFanstageWith(options, load);
 }
 
+/** The stores' code as a chunk of its own: a partner's bundler splits it off at this import. */
+function loadHeavyStores(): Promise<HeavyStores> {
+  return import('./stores/heavy').then((module) => module.heavyStores);
+}
+
 export function createFanstageWith(options: FanstageOptions, source: HeavyStores | (() => Promise<HeavyStores>)): Fanstage {
-  const { session: sessionOptions, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, spendConfirmation, ...clientOptions } = options;
+  const { session: givenSession, payments: paymentOptions, socket: socketOptions, chat: chatOptions, calls: callOptions, spendConfirmation, ...clientOptions } = options;
+  const sessionOptions = givenSession?.mode ? givenSession : { ...defaultSession(clientOptions.baseUrl), ...givenSession };
   // A body-token session is a widget's: it never relies on cookies, and other sites get no credentials.
   const client = createClient({ ...clientOptions, credentials: clientOptions.credentials ?? (sessionOptions?.mode === 'body' ? 'omit' : 'include') });
   const confirmer = spendConfirmerFor(client, sessionOptions?.mode === 'body', spendConfirmation);
   if (confirmer) client.setSpendConfirmer(confirmer);
   const session = createSessionStore(client, sessionOptions);
+  const activity = createActivity();
+  reportSession(session, activity);
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
   const posts = createPostStore(client, profiles, session);
   const isLoggedIn = () => session.isLoggedIn.peek();
@@ -72,9 +83,9 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   let calls: CallsStore | null = null;
   let uploads: UploadStore | null = null;
   // Stores are built outside whatever effect touched them first: their own signals and effects are theirs.
-  const getWallet = () => (wallet ??= untracked(() => code('wallet').createWalletStore(client, { ...paymentOptions, isLoggedIn, cardWindow: confirmer !== null })));
+  const getWallet = () => (wallet ??= untracked(() => reportWallet(code('wallet').createWalletStore(client, { ...paymentOptions, isLoggedIn, cardWindow: confirmer !== null }), activity)));
   const getEarnings = () => (earnings ??= untracked(() => code('earnings').createEarningsStore(client, getWallet())));
-  const getSubscriptions = () => (subscriptions ??= untracked(() => code('subscriptions').createSubscriptionsStore(client, getWallet(), { isLoggedIn })));
+  const getSubscriptions = () => (subscriptions ??= untracked(() => reportSubscriptions(code('subscriptions').createSubscriptionsStore(client, getWallet(), { isLoggedIn }), activity)));
   // `GET /api/count/` answers both badges: the notifications store asks, the chat takes its part
   // (the latest answer is kept for a chat built later).
   let lastCounts: Parameters<ChatStore['applyCounts']>[0] | null = null;
@@ -82,7 +93,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     (chatStore ??= untracked(() => {
       const chat = code('chat').createChatStore(client, socket, session, { ...chatOptions, refreshCounts: () => getNotifications().refreshCount() });
       if (lastCounts) chat.applyCounts(lastCounts);
-      return chat;
+      return reportChat(chat, activity);
     }));
   let notifications: NotificationsStore | null = null;
   const getNotifications = () =>
@@ -96,8 +107,8 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
       }),
     ));
   const getCalls = () =>
-    (calls ??= untracked(() =>
-      code('calls').createCallsStore(
+    (calls ??= untracked(() => {
+      const store = code('calls').createCallsStore(
         {
           client,
           socket,
@@ -106,8 +117,10 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
           tip: (userId, giftId) => getWallet().tip(userId, giftId),
         },
         callOptions,
-      ),
-    ));
+      );
+      reportCalls(store, activity);
+      return store;
+    }));
   const getUploads = () => (uploads ??= untracked(() => code('uploads').createUploadStore(client, session)));
 
   // The chat and calls listen from the first connection on: a message or a ring is never missed.
@@ -196,6 +209,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   });
   return {
     client,
+    activity,
     get api() {
       return (api ??= publicApi(client));
     },
@@ -203,7 +217,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     profiles,
     session,
     get relations() {
-      return (relations ??= createRelationsStore(client, profiles, session));
+      return (relations ??= reportRelations(createRelationsStore(client, profiles, session), activity));
     },
     get account() {
       return (account ??= accountApi(client));
@@ -269,4 +283,17 @@ function originOf(baseUrl: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The session a page gets when it does not choose one. On the API's own origin, the refresh
+ * cookie (the platform's pages). Anywhere else, a partner's page or a server rendering one:
+ * tokens in the body and no credentials, because the public API answers other origins with
+ * `Access-Control-Allow-Origin: *`, which browsers refuse for a credentialed request. The
+ * refresh token then stays in memory: keeping it across reloads (`storage`) is the page's call.
+ */
+export function defaultSession(baseUrl: string): SessionOptions {
+  const page = globalThis.location?.origin;
+  const api = originOf(baseUrl);
+  return page !== undefined && page !== 'null' && (api === null || api === page) ? { mode: 'cookie' } : { mode: 'body' };
 }

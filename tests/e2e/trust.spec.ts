@@ -20,7 +20,13 @@ function fanClubPage(platform: string, creator: string): string {
   <head>
     <meta charset="utf-8" />
     <title>A fan club</title>
-    <script src="${platform}/embed/fanstage.js" async></script>
+    <script src="${platform}/embed/${release.loader}" integrity="${release.files['fanstage.js']}" crossorigin="anonymous" async></script>
+    <script>
+      window.fanstageEvents = [];
+      for (const type of ${JSON.stringify(activityTypes)}) {
+        document.addEventListener('fanstage:' + type, (event) => fanstageEvents.push({ type: event.type, on: event.target.localName, detail: event.detail }));
+      }
+    </script>
   </head>
   <body>
     <main>
@@ -33,6 +39,15 @@ function fanClubPage(platform: string, creator: string): string {
   </body>
 </html>`;
 }
+
+/**
+ * The fan club pins the release it was written for, as docs/embedding.md says a partner may: the
+ * versioned address with its Subresource Integrity hash, published next to the loader.
+ */
+const release = JSON.parse(readFileSync('dist/embed/integrity.json', 'utf8')) as { version: string; loader: string; files: Record<'fanstage.js', string> };
+const activityTypes = ['follow', 'unfollow', 'tip', 'unlock', 'subscribe', 'messagesent', 'callstart', 'callend', 'signin', 'signout'];
+type RecordedEvent = { type: string; on: string; detail: Record<string, unknown> };
+const eventsOn = (page: Page) => page.evaluate(() => (window as unknown as { fanstageEvents: RecordedEvent[] }).fanstageEvents);
 
 /** The same site's page with nothing of Fanstage but one tip button. */
 function tipPage(platform: string): string {
@@ -154,6 +169,8 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await expect(popup.getByText('change your password or e-mail, or delete your account')).toBeVisible();
   await expectNoSeriousA11yViolations(popup);
   await clickClosingItsWindow(popup, popup.getByRole('button', { name: 'Allow' }));
+  // The page hears of it (docs/embedding.md, "Events").
+  await expect.poll(() => eventsOn(page)).toEqual([{ type: 'fanstage:signin', on: 'fanstage-tip-button', detail: { userId: expect.any(Number) } }]);
 
   // 3. A tip from the widget is the fan's to confirm, in a popup on the platform naming the site,
   //    the creator and the amount (the default the consent screen offered: ask every time).
@@ -187,6 +204,9 @@ test('widgets on a site nobody listed: real public data, sign-in only with the f
   await clickClosingItsWindow(secondAsk, secondAsk.getByRole('button', { name: `Confirm ${formatMoney(rose.gValue)}` }));
   await expect(tipButton.getByRole('status').filter({ hasText: 'Gift sent. Thank you!' })).toBeVisible();
   await expect.poll(async () => (await balanceOf(home.request, fanToken)).gBalance).toBe(pkg.cValue - rose.gValue);
+  // The confirmed tip, and not the cancelled one, reached the page as an event from the tip button.
+  const tips = (await eventsOn(page)).filter((event) => event.type === 'fanstage:tip');
+  expect(tips).toEqual([{ type: 'fanstage:tip', on: 'fanstage-tip-button', detail: { userId: her.id, giftId: rose.id, balance: pkg.cValue - rose.gValue } }]);
 
   // 3b. With $10 a month allowed to the site in settings, tips up to $10 go without asking; the next one asks.
   await home.goto('/settings');

@@ -78,6 +78,27 @@ describe('the script-tag bundle at /embed/', () => {
     expect(chunk.headers.get('access-control-allow-origin')).toBe('*');
     expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
+
+  it('answers the release it has at /embed/v/{version}/, immutable, and no other release', async () => {
+    await put('embed/integrity.json', JSON.stringify({ version: '1.2.3', loader: 'v/1.2.3/fanstage.js', files: { 'fanstage.js': 'sha384-x' } }));
+    const pinned = await fetch(`${server.baseUrl}/embed/v/1.2.3/fanstage.js`, { headers: { origin: 'https://partner.example' } });
+    expect(pinned.status).toBe(200);
+    expect(await pinned.text()).toBe('console.log("loader")');
+    expect(pinned.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pinned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The loader there imports its chunks from its own folder.
+    const chunk = await fetch(`${server.baseUrl}/embed/v/1.2.3/assets/elements-C4f8a1Zx.js`);
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/embed/v/1.2.2/fanstage.js', '/embed/v/1.2.3/integrity.json', '/embed/v/1.2.3/../fanstage.js']) {
+      expect((await fetch(`${server.baseUrl}${url}`)).status, url).toBe(404);
+    }
+    // The unversioned address stays "always the latest", and the hashes are published beside it.
+    expect((await fetch(`${server.baseUrl}/embed/fanstage.js`)).headers.get('cache-control')).toBe('public, max-age=300');
+    const published = await fetch(`${server.baseUrl}/embed/integrity.json`);
+    expect(published.headers.get('cache-control')).toBe('no-cache');
+    expect(await published.json()).toMatchObject({ version: '1.2.3' });
+  });
 });
 
 describe('the sign-in popup at /embed/login', () => {

@@ -108,7 +108,7 @@ export interface ServerProcess {
 }
 
 /** Starts `server/src/main.ts` and resolves once it answers `GET /papi/settings`. */
-export async function startServerProcess(settings: ProcessSettings, options: { port?: number; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+export async function startServerProcess(settings: ProcessSettings, options: { port?: number; env?: Record<string, string>; patience?: number } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
@@ -122,7 +122,7 @@ export async function startServerProcess(settings: ProcessSettings, options: { p
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const server: ServerProcess = { child, port, baseUrl, exited, output: () => chunks.join('') };
 
-  const deadline = Date.now() + startPatience;
+  const deadline = Date.now() + (options.patience ?? startPatience);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server process exited while starting:\n${server.output()}`);
     try {

@@ -52,7 +52,7 @@ function renderWith(fanstage: Fanstage, ui: ReactNode, language: 'en' | 'cs' = '
 
 /** The popup's Fanstage: the platform's own, in cookie mode. */
 function popupFanstage(language: 'en' | 'cs' = 'en'): Fanstage {
-  return createFanstage({ baseUrl: server.baseUrl, language, fetch: fetchWithCookies() });
+  return createFanstage({ baseUrl: server.baseUrl, language, fetch: fetchWithCookies(), session: { mode: 'cookie' } });
 }
 
 async function logIn(fan: TestAccount) {

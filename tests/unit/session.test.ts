@@ -291,14 +291,14 @@ describe('the session on the site (cookie mode), against the real server', () =>
 
   it('restore resumes a session from the cookie, and a failed restore is silent', async () => {
     const fetch = browser();
-    const first = createFanstage({ baseUrl: server.baseUrl, fetch });
+    const first = createFanstage({ baseUrl: server.baseUrl, fetch, session: { mode: 'cookie' } });
     made.push(first);
     await first.session.login(fan.email, 'correct horse battery');
     first.session.dispose();
 
     // A page reload: a new Fanstage on the same cookie jar.
     const reasons: LogoutReason[] = [];
-    const again = createFanstage({ baseUrl: server.baseUrl, fetch, session: { onLogout: (r) => reasons.push(r) } });
+    const again = createFanstage({ baseUrl: server.baseUrl, fetch, session: { mode: 'cookie', onLogout: (r) => reasons.push(r) } });
     made.push(again);
     await expect(again.session.restore()).resolves.toBe(true);
     expect(again.session.account.value?.email).toBe(fan.email);
@@ -481,7 +481,7 @@ describe('tabs of one browser', () => {
   /** Two pages of the site sharing the browser's cookies, as tabs do. */
   function tabs(fetch: BrowserFetch) {
     return [1, 2].map(() => {
-      const fanstage = createFanstage({ baseUrl: server.baseUrl, fetch });
+      const fanstage = createFanstage({ baseUrl: server.baseUrl, fetch, session: { mode: 'cookie' } });
       made.push(fanstage);
       return fanstage.session;
     });

@@ -99,7 +99,7 @@ function cardWindows(number: string, messages: EventTarget, decision: 'approve' 
 
 async function as(options: AccountOptions = {}, extra: Partial<FanstageOptions> = {}): Promise<{ account: TestAccount; fanstage: Fanstage }> {
   const account = await createAccount(server.app, options);
-  const fanstage = createFanstage({ baseUrl: server.baseUrl, ...extra });
+  const fanstage = createFanstage({ baseUrl: server.baseUrl, session: { mode: 'cookie' }, ...extra });
   fanstage.session.adopt({ accessToken: account.accessToken });
   return { account, fanstage };
 }
@@ -383,7 +383,7 @@ describe('the earnings store on the real server', { timeout: 30_000 }, () => {
     expect(earnings.firstEarningsSeen.value).toBe(true);
 
     // The server remembers: a fresh page of the same creator sees the same.
-    const again = createFanstage({ baseUrl: server.baseUrl });
+    const again = createFanstage({ baseUrl: server.baseUrl, session: { mode: 'cookie' } });
     again.session.adopt({ accessToken: creator.account.accessToken });
     await again.wallet.refresh();
     expect(again.earnings.unacked.value).toBe(0);

@@ -29,7 +29,7 @@ export interface TokenStorage {
 }
 
 export interface SessionOptions {
-  /** Default `'cookie'`. */
+  /** Default `'cookie'` on the API's own origin, `'body'` on any other (a partner's page, a server). */
   mode?: TokenMode;
   /** Body mode only: keeps the refresh token across page loads. */
   storage?: TokenStorage;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { createI18n, defaultLanguage, type LanguageIso } from '../../i18n';
-import { createFanstage, type Fanstage } from '../../sdk';
+import { createFanstage, type Fanstage, type SessionOptions } from '../../sdk';
 import { FanstageContext } from './context';
 
 export interface FanstageProviderProps {
@@ -14,6 +14,11 @@ export interface FanstageProviderProps {
   fanstage?: Fanstage;
   /** Where the API lives when no `fanstage` is given; `''` (the default) is the page's origin. */
   baseUrl?: string;
+  /**
+   * The session of the provider's own `fanstage` (no effect with `fanstage`). By default
+   * cookies on the API's origin and tokens in the body, without credentials, on any other.
+   */
+  session?: SessionOptions;
   /** The interface language, `en` (default) or `cs`. */
   language?: LanguageIso;
   /**
@@ -24,11 +29,12 @@ export interface FanstageProviderProps {
   children?: ReactNode;
 }
 
-export function FanstageProvider({ fanstage, baseUrl = '', language = defaultLanguage, i18n, children }: FanstageProviderProps) {
+export function FanstageProvider({ fanstage, baseUrl = '', session, language = defaultLanguage, i18n, children }: FanstageProviderProps) {
   // `language` is left out of both memos on purpose: a language switch re-labels the same
-  // client and translator (below) instead of throwing away caches and subscriptions.
+  // client and translator (below) instead of throwing away caches and subscriptions. So is
+  // `session`, an object literal in most pages: a new one each render must not sign the fan out.
   /* eslint-disable react-hooks/exhaustive-deps */
-  const ownFanstage = useMemo(() => (fanstage ? null : createFanstage({ baseUrl, language })), [fanstage, baseUrl]);
+  const ownFanstage = useMemo(() => (fanstage ? null : createFanstage({ baseUrl, language, ...(session ? { session } : {}) })), [fanstage, baseUrl]);
   const ownI18n = useMemo(() => (i18n ? null : createI18n(language)), [i18n]);
   /* eslint-enable react-hooks/exhaustive-deps */
 

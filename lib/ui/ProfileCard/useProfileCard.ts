@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { avatarUrl, formatCount, formatPrice, type PublicProfile, type Settings } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
+import { useHydrated } from '../hydrated';
 
 export interface ProfileCardStat {
   key: 'followers' | 'posts';
@@ -68,8 +69,10 @@ export function useProfileCard(username: string, options: UseProfileCardOptions 
   useSignals();
   const fanstage = useFanstage();
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   // `get` starts the request the first time a profile is asked for; later cards reuse it.
-  const entry = useMemo(() => fanstage.profiles.get(username), [fanstage, username]);
+  // On the server and while hydrating, nothing is asked: the card shows its loading state.
+  const entry = useMemo(() => (hydrated ? fanstage.profiles.get(username) : null), [fanstage, username, hydrated]);
   const settingsStore = fanstage.settings;
 
   useEffect(() => {
@@ -83,6 +86,7 @@ export function useProfileCard(username: string, options: UseProfileCardOptions 
     if (settingsStore.status.peek() === 'error') settingsStore.load().catch(() => undefined);
   }, [fanstage, username, settingsStore]);
 
+  if (!entry) return { status: 'loading', message: t('profile.loading') };
   const status = entry.status.value;
   const profile = entry.profile.value;
   const error = entry.error.value;

@@ -86,7 +86,8 @@ export async function startAuthServer(options: TestServerOptions = { seed: false
     server,
     sent,
     count: (path, method) => sent.filter((r) => r.path === path && (method === undefined || r.method === method)).length,
-    site: (language = 'en') => createFanstage({ baseUrl: server.baseUrl, language, fetch: browserFetch(sent) }),
+    // The platform's own pages, on the API's origin: the refresh cookie.
+    site: (language = 'en') => createFanstage({ baseUrl: server.baseUrl, language, fetch: browserFetch(sent), session: { mode: 'cookie' } }),
     mailsTo,
     async nextMail(to, template, before = 0) {
       const deadline = Date.now() + 10_000;

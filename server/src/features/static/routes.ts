@@ -67,6 +67,18 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
     hashCache.set(filePath, { version, hash });
     return hash;
   };
+  // `/embed/v/{version}/…`: the files of the release this server has, under its version's
+  // address, which partners pin (with the loader's SRI hash, dist/embed/integrity.json).
+  const pinnedPrefix = '/embed/v/';
+  const releaseOf = (): string | null => {
+    const file = path.join(embed.dir, 'integrity.json');
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat) return null;
+    const key = `${stat.mtimeMs}:${stat.size}`;
+    if (release?.key !== key) release = { key, version: (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version };
+    return release.version;
+  };
+  let release: { key: string; version: string } | null = null;
   const versionOf = (request: IncomingMessage | undefined): string | undefined => {
     const query = request?.url?.split('?')[1];
     return query === undefined ? undefined : (new URLSearchParams(query).get('v') ?? undefined);
@@ -88,7 +100,9 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
       // Only the version of the file this server has: during a rolling release, a node still on
       // the old build must not let the new address be cached for good with the old bytes.
       const hash = v === undefined ? null : contentHash(source);
-      res.setHeader('Cache-Control', cacheControlFor(source, { versioned: hash !== null && contentVersionMatches(v, hash) }));
+      // The route below answers a pinned address only with the release it names.
+      const pinned = source.startsWith(embedPrefix) && ((res as unknown as { req?: IncomingMessage }).req?.url ?? '').startsWith(pinnedPrefix);
+      res.setHeader('Cache-Control', cacheControlFor(source, { versioned: pinned || (hash !== null && contentVersionMatches(v, hash)) }));
       // Every HTML file, however it was reached (/, a client-side route, /embed-login.html).
       if (source.endsWith('.html')) for (const [name, value] of Object.entries(headersOfPage(source, source === filePath ? stat : statSync(source, { throwIfNoEntry: false })))) res.setHeader(name, value);
       if (source.startsWith(embedPrefix)) {
@@ -148,6 +162,15 @@ export async function registerStaticRoutes(app: App, ctx: AppContext): Promise<{
   app.get('/embed/login', hidden, popup);
   app.get('/embed/confirm', hidden, popup);
   app.get('/demo/*', hidden, serve(demo));
+  app.get('/embed/v/:version/*', hidden, (request: FastifyRequest<{ Params: { version: string; '*': string } }>, reply: FastifyReply) => {
+    // Another release's address is not this one's to answer: its bytes would not match the
+    // partner's integrity hash, and a cache would keep them for good.
+    if (!built(embed) || releaseOf() !== request.params.version || request.params['*'] === 'integrity.json') {
+      reply.callNotFound();
+      return;
+    }
+    sendBuilt(reply, fileForPath(request.params['*']), embed.dir);
+  });
   app.get('/embed/*', hidden, serve(embed));
   app.get('/*', hidden, (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
     // API and media misses go straight to the not-found answer, without touching the disk.
