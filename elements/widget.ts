@@ -74,7 +74,7 @@ export interface WidgetRenderer {
   unmount(): void;
 }
 
-export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement, container: ShadowRoot): WidgetRenderer {
+export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement, container: ShadowRoot | HTMLElement): WidgetRenderer {
   let root: Root | null = null;
   return {
     render({ sync = false } = {}) {
