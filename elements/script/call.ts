@@ -35,6 +35,7 @@ interface CallProfile extends LiteProfile {
 class CallElement extends LiteElement {
   protected readonly creatorAttribute = 'with';
   protected readonly css = css;
+  protected override readonly upgradesOnSignIn = true;
 
   protected full() {
     return import('./call-full');

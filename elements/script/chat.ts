@@ -22,6 +22,7 @@ const css = `${tokensCss}\n${chatSignInCss}`;
 class ChatElement extends LiteElement {
   protected readonly creatorAttribute = 'with';
   protected readonly css = css;
+  protected override readonly upgradesOnSignIn = true;
 
   protected full() {
     return import('./chat-full');

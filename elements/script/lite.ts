@@ -131,9 +131,17 @@ export abstract class LiteElement extends HTMLElement {
    */
   protected abstract fill(context: LiteContext): void | Promise<void>;
 
+  /**
+   * Whether a fan's sign-in through another widget of the page brings this one's React widget
+   * at once (the wallet's balance, the chat's conversation, the call button's state). The card
+   * and the feed wait for intent: loading a feed while the widget she signed in from follows or
+   * likes would race that change with an older answer.
+   */
+  protected readonly upgradesOnSignIn: boolean = false;
+
   /** A fan signed in through another widget of this element's API: the React widget shows what is hers. */
   private readonly signedIn = (event: Event) => {
-    if ((event as CustomEvent<string>).detail === resolveApiBase(this.getAttribute('api-base'))) this.upgrade();
+    if (this.upgradesOnSignIn && (event as CustomEvent<string>).detail === resolveApiBase(this.getAttribute('api-base'))) this.upgrade();
   };
 
   constructor() {

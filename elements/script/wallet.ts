@@ -22,6 +22,7 @@ const css = `${tokensCss}\n${walletTopUpCss}`;
 class WalletElement extends LiteElement {
   protected readonly creatorAttribute = null;
   protected readonly css = css;
+  protected override readonly upgradesOnSignIn = true;
 
   protected full() {
     return import('./wallet-full');
