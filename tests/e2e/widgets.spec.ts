@@ -30,7 +30,9 @@ const hostStyles = {
 
 type HostStyle = keyof typeof hostStyles;
 
-function page(platform: string, widget: Widget, style: HostStyle): string {
+function page(platform: string, widget: Widget, style: HostStyle, eager = false): string {
+  // An eager widget far below the first screen.
+  const body = eager ? `<div style="height: 3000px"></div>${widget.html.replace('>', ' eager>')}` : widget.html;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -42,7 +44,7 @@ function page(platform: string, widget: Widget, style: HostStyle): string {
     <script src="${platform}/embed/fanstage.js" async></script>
   </head>
   <body>
-    <main><h1>A partner</h1>${widget.html}</main>
+    <main><h1>A partner</h1>${body}</main>
   </body>
 </html>`;
 }
@@ -60,7 +62,7 @@ test.beforeAll(async ({ baseURL }) => {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-    response.end(page(baseURL!, widget, style));
+    response.end(page(baseURL!, widget, style, url.searchParams.has('eager')));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   partner = `http://localhost:${(site.address() as AddressInfo).port}`;
@@ -189,6 +191,22 @@ test('pointing at the tip button and clicking it at once opens the tip dialog: t
   await expect(popup.getByRole('heading', { name: 'Sign in with Fanstage' })).toBeVisible();
   await popup.close();
   await expect(host.locator('[data-fs-lite]')).toHaveCount(0);
+});
+
+test('an eager widget loads its React widget when scrolled near, with nobody pointing at it', async ({ page: target }) => {
+  const chat = widgets[4];
+  const full: string[] = [];
+  target.on('request', (request) => {
+    if (/\/embed\/assets\/chat-full-[\w-]+\.js$/.test(request.url())) full.push(request.url());
+  });
+  await target.goto(`${partner}/?widget=chat&eager=1`);
+  const host = await firstView(target, chat);
+  await target.waitForLoadState('networkidle');
+  expect(full).toEqual([]);
+  await host.scrollIntoViewIfNeeded();
+  await expect(host.locator('[data-fs-lite]')).toHaveCount(0);
+  await expect(host.getByRole('button', { name: 'Sign in to chat with Lucy Rivers' })).toBeVisible();
+  expect(full).toHaveLength(1);
 });
 
 for (const width of [375, 1280]) {
