@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { readFileSync } from 'node:fs';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './vite.precompress';
+import { shadowPixels } from './vite.shadow-css';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -97,23 +98,74 @@ function widgetTranslationsOnly(): Plugin {
 }
 
 /**
- * The few strings the script tag's React-free first screens show (elements/script/lite.ts), by
- * language, picked from lib/i18n/locales at build time: importing a locale file would bring
- * every widget string along.
+ * The strings the script tag's React-free first views show (elements/script/lite.ts), by
+ * language, picked from lib/i18n/locales at build time (with their plural forms, `key_one`…):
+ * importing a locale file would bring every widget string along. One set per first view
+ * (`__FANSTAGE_LITE_WORDS_FEED__`…), so a page with a tip button carries none of the feed's.
  */
-export const liteWordKeys = ['tip.button', 'tip.buttonName', 'chat.widget.signIn', 'chat.widget.signInAnonymous'] as const;
+export const liteWordKeys = {
+  TIP: ['tip.button', 'tip.buttonName'],
+  CHAT: ['chat.widget.signIn', 'chat.widget.signInAnonymous'],
+  WALLET: ['wallet.signIn'],
+  CALL: ['calls.button', 'calls.buttonFree', 'calls.buttonName'],
+  CARD: [
+    'follow.follow',
+    'price.free',
+    'profile.loading',
+    'profile.avatarOf',
+    'profile.open',
+    'profile.verified',
+    'profile.online',
+    'profile.stats',
+    'profile.followersLabel',
+    'profile.postsLabel',
+    'profile.prices',
+    'profile.messagePrice',
+    'profile.messageFree',
+    'profile.callPrice',
+    'profile.callFree',
+  ],
+  FEED: [
+    'follow.follow',
+    'price.free',
+    'posts.feed.loading',
+    'posts.feed.label.profile',
+    'posts.stats',
+    'posts.actions',
+    'posts.like',
+    'posts.comment',
+    'posts.share',
+    'posts.likesCount',
+    'posts.commentsCount',
+    'posts.giftsCount',
+    'posts.photoBy',
+    'posts.videoBy',
+    'posts.mediaOf',
+    'posts.openMedia',
+    'posts.lockedMedia',
+    'posts.lockedPrice',
+    'time.justNow',
+    'time.minutes',
+    'time.hours',
+  ],
+} as const;
 
-function liteWords(): Record<string, Record<string, string>> {
+const pluralSuffixes = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+function liteWords(keys: readonly string[]): Record<string, Record<string, string>> {
   const words: Record<string, Record<string, string>> = {};
   for (const language of ['en', 'cs']) {
     const resources = JSON.parse(readFileSync(here(`lib/i18n/locales/${language}.json`), 'utf8')) as Record<string, unknown>;
-    words[language] = Object.fromEntries(
-      liteWordKeys.map((key) => {
-        const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], resources);
-        if (typeof value !== 'string') throw new Error(`lib/i18n/locales/${language}.json has no string ${key}`);
-        return [key, value];
-      }),
-    );
+    const lookup = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], resources);
+    const picked: Record<string, string> = {};
+    for (const key of keys) {
+      for (const variant of [key, ...pluralSuffixes.map((suffix) => `${key}_${suffix}`)]) {
+        const value = lookup(variant);
+        if (typeof value === 'string') picked[variant] = value;
+      }
+      if (!Object.keys(picked).some((name) => name === key || name.startsWith(`${key}_`))) throw new Error(`lib/i18n/locales/${language}.json has no string ${key}`);
+    }
+    words[language] = picked;
   }
   return words;
 }
@@ -140,11 +192,11 @@ export const embedEntries = {
  * need CORS: the platform sends `Access-Control-Allow-Origin: *` for /embed/.
  */
 export default defineConfig({
-  plugins: [widgetTranslationsOnly(), react(), dropExtractedCss(), precompress()],
+  plugins: [widgetTranslationsOnly(), shadowPixels(), react(), dropExtractedCss(), precompress()],
   define: {
     __FANSTAGE_VERSION__: JSON.stringify(pkg.version),
     'process.env.NODE_ENV': JSON.stringify('production'),
-    __FANSTAGE_LITE_WORDS__: JSON.stringify(liteWords()),
+    ...Object.fromEntries(Object.entries(liteWordKeys).map(([group, keys]) => [`__FANSTAGE_LITE_WORDS_${group}__`, JSON.stringify(liteWords(keys))])),
   },
   // Chunks find each other (and their preloads) relative to their own address, on any page.
   base: './',

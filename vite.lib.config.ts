@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import pkg from './package.json' with { type: 'json' };
+import { shadowPixels } from './vite.shadow-css';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -66,6 +67,8 @@ function withoutStyleImports(content: string): string {
 /** The npm library: `fanstage`, `fanstage/sdk`, `fanstage/elements` and `fanstage/style.css`. */
 export default defineConfig({
   plugins: [
+    // The elements' shadow-root styles in px (vite.shadow-css.ts); the components' stylesheet keeps rem.
+    shadowPixels(),
     react(),
     dts({
       tsconfigPath: here('tsconfig.json'),

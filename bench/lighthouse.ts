@@ -20,7 +20,7 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 
 /** What bench/run.ts lends this part. */
 export interface LighthouseBenchDeps {
-  budgets: { lighthouseScore: number; lighthouseCls: number; partnerScoreRatio: number; partnerClsAdded: number };
+  budgets: { lighthouseScore: number; lighthouseCls: number; partnerScoreRatio: number; partnerClsAdded: number; partnerTbtAddedMs: number };
   check(name: string, value: number, budget: number, higherIsBetter?: boolean): string;
   freePort(): Promise<number>;
   startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess>;
@@ -125,8 +125,10 @@ export async function benchLighthouse({ budgets, check, freePort, startProcess, 
     console.log(row('partner page with widgets', withWidgets));
     const ratio = withWidgets.score / without.score;
     const clsAdded = Math.max(0, withWidgets.cls - without.cls);
+    const tbtAdded = Math.max(0, Math.round(withWidgets.tbt - without.tbt));
     console.log(`  ${'score with / without'.padEnd(34)} ${ratio.toFixed(2).padStart(9)}  budget ≥ ${budgets.partnerScoreRatio}  ${check('partner page score ratio', Number(ratio.toFixed(2)), budgets.partnerScoreRatio, true)}`);
     console.log(`  ${'CLS the widgets add'.padEnd(34)} ${clsAdded.toFixed(3).padStart(9)}  budget ≤ ${budgets.partnerClsAdded}  ${check('partner page CLS added', Number(clsAdded.toFixed(3)), budgets.partnerClsAdded)}`);
+    console.log(`  ${'TBT the widgets add'.padEnd(34)} ${`${tbtAdded} ms`.padStart(9)}  budget ≤ ${budgets.partnerTbtAddedMs} ms  ${check('partner page TBT added', tbtAdded, budgets.partnerTbtAddedMs)}`);
   } finally {
     chrome?.kill();
     if (partner.listening) await new Promise((resolve) => partner.close(resolve));

@@ -55,3 +55,10 @@ export function usernameOf(attribute: string | null | undefined): string {
 export function refreshTokenKey(apiBase: string): string {
   return `fanstage.refreshToken ${apiBase || 'self'}`;
 }
+
+/**
+ * Dispatched on `document` (detail: the API base) when a fan signs in through a widget: the
+ * React-free first views of the same API (elements/script/lite.ts) show a visitor's look, so
+ * they hand over to their React widgets, which show the fan's. An internal name, not an API.
+ */
+export const signedInEvent = 'fanstage:widget-signed-in';

@@ -44,7 +44,7 @@ export interface ChatElementProps {
 
 /**
  * The conversation and everything it may open (top-up, unlock, gifts, prices, upload errors,
- * the e-mail verification), inside the shadow root. The element is 32rem high unless the page
+ * the e-mail verification), inside the shadow root. The element is 512px high unless the page
  * gives it another height; the conversation fills it and scrolls inside.
  */
 const css = [

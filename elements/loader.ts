@@ -8,7 +8,6 @@
  */
 import { queuedCommands, type FanstageCommand, type FanstageStub } from './global';
 import { reservedCss } from './reserved';
-import { whenIdle } from '../lib/ui/idle';
 
 const PREFIX = 'fanstage-';
 
@@ -71,11 +70,13 @@ function install(): void {
         },
       ),
     );
-    // After the page's own work: the runtime is for scripts that talk to Fanstage, never urgent.
-    if (!runtimeRequested) whenIdle(loadRuntime, 5000);
   }
 
-  /** The runtime replaces this stub once the elements asked for so far are defined. */
+  /**
+   * The runtime replaces this stub once the elements asked for so far are defined. It comes when
+   * the page talks to Fanstage, or with the first widget a reader turns to (elements/script/lite.ts
+   * calls `load`), never by itself: a reader who only reads fetches the widgets' first views alone.
+   */
   function loadRuntime(): void {
     const files = chunks[''];
     if (runtimeRequested || !files) return;

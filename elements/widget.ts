@@ -1,6 +1,7 @@
 import { createElement, startTransition, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
+import r2wc from '@r2wc/react-to-web-component';
 import type { Fanstage } from '../lib/sdk';
 import type { LanguageIso } from '../lib/i18n';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
@@ -75,7 +76,7 @@ export interface WidgetRenderer {
   unmount(): void;
 }
 
-export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement, container: ShadowRoot): WidgetRenderer {
+export function widgetRenderer<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement, container: ShadowRoot | HTMLElement): WidgetRenderer {
   let root: Root | null = null;
   return {
     render({ sync = false } = {}) {
@@ -103,48 +104,25 @@ export function observedAttributesOf<P extends CommonWidgetProps>(spec: WidgetSp
 }
 
 /**
- * The custom element class of a widget: an open shadow root rendered by React, re-rendered when
- * an attribute changes, unmounted when the element leaves the page (and rendered again if it
- * comes back). Each attribute is also a property (`card.user = 'lucy.rivers'` sets `user`).
+ * The custom element class of a widget for `fanstage/elements`, made by r2wc
+ * (`@r2wc/react-to-web-component`, the design's wrapper of React components): an open shadow root
+ * rendered by React, re-rendered when an attribute changes, unmounted when the element leaves the
+ * page (and rendered again if it comes back). Each attribute is also a property
+ * (`card.user = 'lucy.rivers'` sets `user`), and each event prop dispatches its event. The
+ * script tag's widgets are not made here: their elements are the React-free first views
+ * (elements/script/lite.ts), which the React widget takes over through `widgetRenderer`.
  */
 export function widgetElement<P extends CommonWidgetProps>(spec: WidgetSpec<P>): CustomElementConstructor {
-  class WidgetElement extends HTMLElement {
-    static get observedAttributes(): string[] {
-      return observedAttributesOf(spec);
-    }
-
-    private readonly renderer: WidgetRenderer;
-
-    constructor() {
-      super();
-      this.renderer = widgetRenderer(spec, this, this.shadowRoot ?? this.attachShadow({ mode: 'open' }));
-    }
-
-    connectedCallback(): void {
-      this.renderer.render();
-    }
-
-    disconnectedCallback(): void {
-      this.renderer.unmount();
-    }
-
-    attributeChangedCallback(): void {
-      if (this.isConnected) this.renderer.render();
-    }
+  const props = [...commonAttributes, ...spec.attributes] as (keyof P & string)[];
+  const events = Object.keys(spec.events ?? {}) as (keyof P & string)[];
+  const eventInits = Object.fromEntries(events.map((name) => [name, spec.events?.[name] ?? {}]));
+  function WidgetRoot(given: P & { container?: unknown }) {
+    const { container: _container, ...rest } = given;
+    return tree(spec, rest as unknown as P);
   }
-  for (const prop of [...commonAttributes, ...spec.attributes]) {
-    const name = attributeName(prop);
-    Object.defineProperty(WidgetElement.prototype, prop, {
-      enumerable: true,
-      configurable: true,
-      get(this: HTMLElement) {
-        return this.getAttribute(name) ?? undefined;
-      },
-      set(this: HTMLElement, value: unknown) {
-        if (value === null || value === undefined) this.removeAttribute(name);
-        else this.setAttribute(name, String(value));
-      },
-    });
-  }
-  return WidgetElement;
+  return r2wc(WidgetRoot, {
+    shadow: 'open',
+    props: Object.fromEntries(props.map((name) => [name, 'string'])) as never,
+    events: eventInits as never,
+  });
 }

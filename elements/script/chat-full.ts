@@ -5,6 +5,7 @@
 import { chatWidget } from '../chat';
 import { takeOver as takeOverWith, type LiteProfile, type Takeover } from './takeover';
 
-export function takeOver(host: HTMLElement, root: ShadowRoot, profile: LiteProfile | null): Takeover {
-  return takeOverWith(chatWidget, 'button.fs-chat-signin-button', host, root, profile);
+export function takeOver(host: HTMLElement, root: ShadowRoot, profile: LiteProfile | null, onReady: () => void): Takeover {
+  // The sign-in, the conversation, or what the widget says instead (an unknown creator).
+  return takeOverWith(chatWidget, '.fs-chat-signin-button, .fs-chat-signin[role], [data-testid="chat-conversation"], p.fs-root[role="status"]', host, root, profile, onReady);
 }

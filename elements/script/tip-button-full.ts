@@ -5,6 +5,6 @@
 import { tipButtonWidget } from '../tip-button';
 import { takeOver as takeOverWith, type LiteProfile, type Takeover } from './takeover';
 
-export function takeOver(host: HTMLElement, root: ShadowRoot, profile: LiteProfile | null): Takeover {
-  return takeOverWith(tipButtonWidget, 'button[aria-haspopup="dialog"]', host, root, profile);
+export function takeOver(host: HTMLElement, root: ShadowRoot, profile: LiteProfile | null, onReady: () => void): Takeover {
+  return takeOverWith(tipButtonWidget, 'button[aria-haspopup="dialog"], p[role="status"]', host, root, profile, onReady);
 }

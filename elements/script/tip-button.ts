@@ -3,16 +3,20 @@
  * with the React button's own markup, styles and words (`TipButton.module.css`, the theme
  * tokens, `tip.button` and `tip.buttonName` of both languages). The dialog with everything
  * behind it (./tip-button-full.ts: React, the SDK, the gift picker, the top-up) takes over on
- * the first interaction or when the browser is idle (./lite.ts); a click that came first opens
- * the dialog once it has loaded.
+ * the first sign of intent (./lite.ts); a click that came first opens the dialog once it is there.
  */
 import tokensCss from '../../lib/ui/theme/tokens.css?inline';
 import tipButtonCss from '../../lib/ui/TipButton/TipButton.module.css?inline';
 import styles from '../../lib/ui/TipButton/TipButton.module.css';
-import { defineLite, escapeHtml, liteWord, LiteElement, type LiteProfile } from './lite';
+import { defineLite, escapeHtml, LiteElement, profileOf, type LiteContext, wordsOf, type LiteWords } from './lite';
 
 /** elements/tip-button.ts `tipButtonTag`, spelled out: importing it would bring React along. */
 const tag = 'fanstage-tip-button';
+
+
+/** The strings this view shows (vite.embed.config.ts `liteWordKeys.TIP`). */
+declare const __FANSTAGE_LITE_WORDS_TIP__: LiteWords;
+const liteWord = wordsOf(() => __FANSTAGE_LITE_WORDS_TIP__);
 
 const css = `${tokensCss}\n${tipButtonCss}`;
 
@@ -34,17 +38,20 @@ class TipButtonElement extends LiteElement {
 
   protected markup(language: 'en' | 'cs'): string {
     return (
-      `<span class="fs-root ${styles.root}" lang="${language}" data-fs-lite="">` +
-      `<button type="button" class="${styles.button}" aria-haspopup="dialog">${icon}<span>${escapeHtml(liteWord(language, 'tip.button'))}</span> ` +
+      `<span class="fs-root ${styles.root}" lang="${language}">` +
+      `<button type="button" class="${styles.button}" aria-haspopup="dialog" data-fs-click='button[aria-haspopup="dialog"]'>${icon}<span>${escapeHtml(liteWord(language, 'tip.button'))}</span> ` +
       `<span class="${styles.visuallyHidden}" data-fs-name=""></span></button>` +
       `<span class="${styles.visuallyHidden}" role="status"></span></span>`
     );
   }
 
-  protected named(profile: LiteProfile | null, language: 'en' | 'cs'): void {
+  protected async fill({ serial, username, base, language }: LiteContext): Promise<void> {
+    const profile = await profileOf(base, username, language);
+    if (!this.current(serial)) return;
+    this.profile = profile;
     const name = this.shadow.querySelector('[data-fs-name]');
-    if (!profile) this.shadow.innerHTML = `<style>${css}</style>`;
-    else if (name) name.textContent = liteWord(language, 'tip.buttonName', profile.displayName.trim() || profile.username);
+    if (!profile) this.view?.replaceChildren();
+    else if (name) name.textContent = liteWord(language, 'tip.buttonName', { name: profile.displayName.trim() || profile.username });
   }
 }
 

@@ -42,6 +42,11 @@ test.describe('the partner demo', () => {
     // Two cards, one chunk: the loader fetched the card's chunk once, and every other piece once too.
     expect(embedRequests.filter((path) => /^\/embed\/assets\/profile-card-[\w-]+\.js$/.test(path))).toHaveLength(1);
     expect(embedRequests.length).toBe(new Set(embedRequests).size);
+    // The React card, and window.Fanstage with it, come with the reader's intent: the pointer over the card.
+    await lucyCard.hover();
+    await expect(lucyCard.locator('[data-fs-lite]')).toHaveCount(0);
+    await expect(lucyCard.getByRole('heading', { name: lucy.displayName })).toBeVisible();
+    await expect(lucyCard.locator('[data-stat="followers"]')).toHaveText(`${formatCount(lucy.followersCount)} followers`);
     const global = await page.evaluate(() => {
       const fanstage = (window as unknown as { Fanstage?: { version: string; loaded: boolean } }).Fanstage;
       return { loaded: fanstage?.loaded, version: fanstage?.version };

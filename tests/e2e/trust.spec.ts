@@ -344,7 +344,8 @@ test('a page with one tip button fetches the tip button’s chunks and no other 
     requests.clear();
     await page.goto(`${stranger}/tip`);
     await expect(tipButton.getByRole('button', { name: 'Send a tip to Lucy Rivers' })).toBeVisible();
-    // The dialog's part and the runtime come when the browser is idle.
+    // The dialog's part and the runtime come with the reader's intent: the pointer over the button.
+    await tipButton.hover();
     await expect.poll(() => page.evaluate(() => (window as unknown as { Fanstage?: { loaded?: boolean } }).Fanstage?.loaded)).toBe(true);
     await expect(tipButton.locator('[data-fs-lite]')).toHaveCount(0);
     await page.waitForLoadState('networkidle');

@@ -56,7 +56,7 @@ describe('the script-tag loader', () => {
     // The reserved boxes come first in <head>, at no weight, so the page's own rules win.
     const sheet = document.head.firstElementChild;
     expect(sheet?.id).toBe('fanstage-reserved');
-    expect(sheet?.textContent).toContain(':where(fanstage-chat){height:32rem}');
+    expect(sheet?.textContent).toContain(':where(fanstage-chat){height:512px}');
   });
 
   it('leaves a page’s own reserved boxes, under the loader’s id, as they are; the embedding guide gives partners the loader’s exact rules', async () => {

@@ -1,4 +1,5 @@
-import { isValidHashtag } from '../../sdk';
+// The rule's own module, not the SDK's index: the script tag's React-free feed (elements/script/feed.ts) uses this file too.
+import { isValidHashtag } from '../../sdk/rules/hashtag';
 
 /** A piece of a post's or comment's text: plain, or a link the view renders as one. */
 export type TextPart =
