@@ -38,9 +38,11 @@ async function sh(command: string, args: string[], cwd: string): Promise<string>
 /**
  * The scratch apps' dependencies, installed once into `app` with the tarball; the Vite and
  * Next.js apps live in folders under it and resolve them from there. npm keeps its downloads in
- * the repository's .tmp, so a second run installs from the disk.
+ * the repository's .tmp, so a second run installs from the disk. TypeScript and Node's types are
+ * named, not left to what another package happens to pull in: next build type-checks the app and
+ * stops without them.
  */
-const scratchDependencies = ['react@19', 'react-dom@19', '@types/react@19', '@types/react-dom@19', 'next@16', `vite@${pkg.devDependencies.vite}`, `@vitejs/plugin-react@${pkg.devDependencies['@vitejs/plugin-react']}`, '@arethetypeswrong/cli@0.18'];
+const scratchDependencies = ['react@19', 'react-dom@19', '@types/react@19', '@types/react-dom@19', `@types/node@${pkg.devDependencies['@types/node']}`, `typescript@${pkg.devDependencies.typescript}`, 'next@16', `vite@${pkg.devDependencies.vite}`, `@vitejs/plugin-react@${pkg.devDependencies['@vitejs/plugin-react']}`, '@arethetypeswrong/cli@0.18'];
 const npmCache = path.join(repo, '.tmp/npm-cache');
 
 beforeAll(async () => {
