@@ -22,11 +22,14 @@ export function Header() {
   const { title: pageTitle, loggedIn } = useSite();
   const title = pageTitle?.inHeader ? pageTitle.text : null;
   const showBack = !isTabScreen(location);
+  // Discover is where people search: on a phone its box takes the title's place there, where
+  // any other titled screen shows the search icon (which leads here).
+  const searching = location === '/discover' || location.startsWith('/discover/');
   const chatPartner = loggedIn ? chatPartnerOf(location) : null;
 
   return (
     <header className={`${styles.header} ${title || showBack || hasGenderFilter(location) ? '' : styles.bare}`}>
-      <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''} ${title ? styles.titled : ''}`}>
+      <div className={`${styles.bar} ${chatPartner ? styles.chatBar : ''} ${title ? (searching ? styles.searching : styles.titled) : ''}`}>
         {showBack ? <BackButton /> : null}
         <Link href="/" className={`${styles.logo} ${title || showBack || hasGenderFilter(location) ? styles.logoWithTitle : ''}`} aria-label={t('nav.home')}>
           <LogoMark />
@@ -48,7 +51,7 @@ export function Header() {
             <HeaderSearch />
           </span>
           {/* A phone's titled screen keeps its room for the title: search is one tap away (SPEC §2 "search icon"). */}
-          {title && !chatPartner ? (
+          {title && !chatPartner && !searching ? (
             <Link href="/discover" className={`${styles.iconButton} ${styles.searchIcon}`} aria-label={t('nav.search')}>
               <Icon name="search" />
             </Link>
