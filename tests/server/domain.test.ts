@@ -279,4 +279,16 @@ describe('TtlCache', () => {
     cache.deleteWhere((value) => value === 5);
     expect(cache.get('e')).toBeUndefined();
   });
+
+  it('does not keep what a read found when a write forgot entries while it was on its way', () => {
+    const cache = new TtlCache<string, number>(1000, 10);
+    const before = cache.mark();
+    // The write commits and forgets the profile; the read, begun before it, answers the old row.
+    cache.deleteWhere((value) => value === 1);
+    cache.set('a', 1, before);
+    expect(cache.get('a')).toBeUndefined();
+    const after = cache.mark();
+    cache.set('a', 2, after);
+    expect(cache.get('a')).toBe(2);
+  });
 });

@@ -7,6 +7,8 @@
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();
+  /** Bumped by every removal: a read that began before one must not put back what it read. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -24,7 +26,18 @@ export class TtlCache<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V): void {
+  /**
+   * Taken before reading what will be `set`: a write that removes entries while the read is on
+   * its way (the read saw the row before the write committed, the writer's `delete` came
+   * before the read's `set`) makes that `set` do nothing, so the old row is not kept.
+   */
+  mark(): number {
+    return this.generation;
+  }
+
+  /** Keeps `value`; with a `mark` from before the read, only if nothing was removed since. */
+  set(key: K, value: V, mark?: number): void {
+    if (mark !== undefined && mark !== this.generation) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
@@ -34,15 +47,18 @@ export class TtlCache<K, V> {
   }
 
   delete(key: K): void {
+    this.generation++;
     this.entries.delete(key);
   }
 
   /** Drops every entry whose value matches, e.g. a profile cached under its id and its username. */
   deleteWhere(predicate: (value: V) => boolean): void {
+    this.generation++;
     for (const [key, entry] of this.entries) if (predicate(entry.value)) this.entries.delete(key);
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 

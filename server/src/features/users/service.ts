@@ -123,10 +123,13 @@ export function createUserService(ctx: AppContext) {
     if (row === undefined) {
       const parsed = parseUserRef(ref);
       if (parsed === null) throw errors.userNotFound();
+      // A follow or a block committed while this read was on its way forgets the profile: then
+      // what this read found is not kept (a follower count one behind for the cache's lifetime).
+      const mark = profiles.mark();
       const rows: ProfileRow[] = 'id' in parsed ? await byId.execute({ id: parsed.id }) : await byUsername.execute({ username: parsed.username });
       row = rows[0];
       if (row === undefined) throw errors.userNotFound();
-      profiles.set(key, row);
+      profiles.set(key, row, mark);
     }
     return row;
   }
