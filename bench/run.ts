@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { SignJWT } from 'jose';
+import { accessToken } from './tokens';
 import { WebSocket } from 'ws';
 import { benchCalls } from './calls';
 import { benchLighthouse } from './lighthouse';
@@ -497,12 +497,7 @@ if (parts.has('feeds')) {
     const fanId = await seedFan(dbUrl);
     console.log(`  (PostgreSQL: 100 000 posts seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     // The fan's access token signed with the server's key, as a login would issue it.
-    const now = Date.now() / 1000;
-    const token = await new SignJWT({ userId: fanId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(now)
-      .setExpirationTime(Math.floor(now) + 900)
-      .sign(new TextEncoder().encode(secret));
+    const token = await accessToken(fanId, secret, 900);
     const timeline = await load(`${base}/papi/2/timeline`);
     const timelineDeep = await load(`${base}/papi/2/timeline?offset=300`);
     const search = await load(`${base}/papi/search/posts?q=sunset`);
@@ -716,11 +711,9 @@ if (parts.has('realtime')) {
   await withServerOnPostgres('fanstage_bench_ws', async ({ port, child, dbUrl, secret }) => {
     const { creatorId, fanIds, postId } = await seedFollowers(dbUrl);
     // Access tokens signed with the server's key, as a login would issue them (a login per fan would time argon2).
-    const key = new TextEncoder().encode(secret);
     const tokens = new Map<number, string>();
     for (const id of [creatorId, ...fanIds]) {
-      const now = Date.now() / 1000;
-      tokens.set(id, await new SignJWT({ userId: id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(Math.floor(now) + 900).sign(key));
+      tokens.set(id, await accessToken(id, secret, 900));
     }
     const target = (id: number): SocketTarget => ({ url: `ws://127.0.0.1:${port}/ws/`, protocols: socketProtocols(tokens.get(id)!) });
     const ours = await measureServer('our /ws/ (newPost to followers, PostgreSQL)', child, target, fanIds, creatorId, postId, Math.min(FAN_OUT_CLIENTS, timelineFanOutLimit));

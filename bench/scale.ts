@@ -3,7 +3,7 @@
 // seeded in set-based statements and grown in place: the second size adds to the first.
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { SignJWT } from 'jose';
+import { accessToken } from './tokens';
 import { WebSocket } from 'ws';
 import { socketProtocols } from '../lib/contract/realtime';
 
@@ -260,15 +260,6 @@ async function loadUnheld(tools: ScaleTools, url: string, headers: Record<string
   return tools.loadWith(url, headers, (request) => ({ ...request, path: path() }));
 }
 
-async function tokenFor(userId: number, secret: string): Promise<string> {
-  const now = Date.now() / 1000;
-  return new SignJWT({ userId })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setExpirationTime(Math.floor(now) + 3600)
-    .sign(new TextEncoder().encode(secret));
-}
-
 /**
  * The popular creator writes to all her followers (SPEC §7 `massChatMessage`) over her socket;
  * answers the time until her ack, with every follower's copy checked in the database: one each.
@@ -325,8 +316,8 @@ export async function benchScale(tools: ScaleTools): Promise<void> {
     try {
       const seeded = await seedBase(client);
       const headers = {
-        star: { authorization: `Bearer ${await tokenFor(seeded.starId, secret)}` },
-        fan: { authorization: `Bearer ${await tokenFor(seeded.fanId, secret)}` },
+        star: { authorization: `Bearer ${await accessToken(seeded.starId, secret)}` },
+        fan: { authorization: `Bearer ${await accessToken(seeded.fanId, secret)}` },
         visitor: {},
       };
       let previous: Size | null = null;

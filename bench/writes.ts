@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { SignJWT } from 'jose';
+import { accessToken } from './tokens';
 import { WebSocket } from 'ws';
 import { socketProtocols } from '../lib/contract/realtime';
 import { openDatabase } from '../server/src/db';
@@ -35,15 +35,6 @@ interface Result {
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
-
-async function token(userId: number, secret: string): Promise<string> {
-  const now = Date.now() / 1000;
-  return new SignJWT({ userId })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setExpirationTime(Math.floor(now) + 3600)
-    .sign(new TextEncoder().encode(secret));
-}
 
 /**
  * Runs `workers` loops, each writing one thing at a time until the time is up; only writes that
@@ -144,7 +135,7 @@ export async function benchWrites(tools: WritesTools): Promise<void> {
           });
         }
       });
-      const bearers = await Promise.all(fans.map((id) => token(id, secret)));
+      const bearers = await Promise.all(fans.map((id) => accessToken(id, secret)));
       const senders = await Promise.all(bearers.map((bearer) => chatSender(base, bearer)));
       // The price a fan accepts: the stored price with the salt (SPEC §9), read from the server's own settings.
       const settings = (await (await fetch(`${base}/papi/settings`)).json()) as { body: { salt?: number; priceSalt?: number } };

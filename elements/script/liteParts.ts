@@ -5,15 +5,7 @@
 import followStyles from '../../lib/ui/FollowButton/FollowButton.module.css';
 import { escapeHtml } from './lite';
 
-/** lib/ui/ProfileCard/useProfileCard.ts `initialsOf`: that module brings React along. */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const first = words[0];
-  if (!first) return '?';
-  const last = words.length > 1 ? words[words.length - 1] : undefined;
-  const letter = (word: string) => Array.from(word)[0] ?? '';
-  return (letter(first) + (last ? letter(last) : '')).toLocaleUpperCase();
-}
+export { initialsOf } from '../../lib/sdk/rules/initials';
 
 /**
  * A visitor's follow button (FollowButtonView, not pressed), `label` its word (`follow.follow`). `click`: the selector of its twin

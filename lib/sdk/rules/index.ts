@@ -1,6 +1,7 @@
 export { SALT_UNIT, fanPriceCents, formatPrice, priceSteps, isPriceStep, legacyPriceMap, nearestPriceStep } from './price';
 export type { PriceKind } from './price';
 export { formatCount } from './count';
+export { initialsOf } from './initials';
 export { formatDuration } from './duration';
 export { relativeTime, relativeTimeRefreshMs } from './time';
 export type { RelativeTime } from './time';

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { avatarUrl, formatCount, isSdkError, relativeTime, relativeTimeRefreshMs, type Post } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
+import { initialsOf } from '../../sdk/rules/initials';
 import { parseRichText, type TextPart } from './richText';
 
 /** Where the links of a card lead; the host site's routes by default (SPEC §2). */
@@ -247,14 +248,7 @@ export function formatDate(language: string, ms: number, withTime = true): strin
   }
 }
 
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const first = words[0];
-  if (!first) return '?';
-  const last = words.length > 1 ? words[words.length - 1] : undefined;
-  const letter = (word: string) => Array.from(word)[0] ?? '';
-  return (letter(first) + (last ? letter(last) : '')).toLocaleUpperCase();
-}
+export { initialsOf };
 
 /**
  * Reports the post seen once per session when at least half of it stayed in view for 400 ms

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { avatarUrl, formatCount, formatPrice, type PublicProfile, type Settings } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
+import { initialsOf } from '../../sdk/rules/initials';
 import { useHydrated } from '../hydrated';
 
 export interface ProfileCardStat {
@@ -148,13 +149,4 @@ export function toCardData(profile: PublicProfile, settings: Settings | null, t:
   };
 }
 
-/** Up to two letters from the first and last word: "Lucy Rivers" → "LR", "marek.novak" → "M". */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const first = words[0];
-  if (!first) return '?';
-  const last = words.length > 1 ? words[words.length - 1] : undefined;
-  // Array.from keeps letters outside the basic plane (and most emoji) whole.
-  const letter = (word: string) => Array.from(word)[0] ?? '';
-  return (letter(first) + (last ? letter(last) : '')).toLocaleUpperCase();
-}
+export { initialsOf };
