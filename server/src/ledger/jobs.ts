@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db';
+import { rowsOf, type Database } from '../db';
 import { ledgerAccounts, ledgerPendingCredits } from '../db/schema';
 import type { Jobs } from '../jobs';
 import { releaseLapsedHolds } from './holds';
 import { inTransaction } from './retry';
 import { foldPending } from './transfer';
-
-const rows = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 /**
  * The `ledger-pending-credits` job: adds pending credits to their accounts' stored balances, up
@@ -16,7 +14,7 @@ const rows = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[
  */
 export async function foldPendingCredits(db: Database, limit = 500): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const locked = rows<{ id: number }>(
+    const locked = rowsOf<{ id: number }>(
       await tx.execute(sql`
         select a.id from ${ledgerAccounts} a
         where a.id in (select distinct ${ledgerPendingCredits.accountId} from ${ledgerPendingCredits} limit ${limit})
