@@ -70,10 +70,11 @@ test('a creator opening a chat with a fan is no profile visit; the fan opening h
 test('a device logged out because the password was changed elsewhere says why', async ({ page }) => {
   await page.setViewportSize(viewports.phone);
   const email = await signUpVerifiedFan(page, 'pwchange');
-  const socket = page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/'));
+  // The page's socket is open (its hello arrived) before the change, so the logout reaches it. The
+  // frame is awaited from the socket's creation: by the time the page has loaded it may be in.
+  const hello = page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/')).then((ws) => ws.waitForEvent('framereceived'));
   await page.goto('/timeline');
-  const ws = await socket;
-  await ws.waitForEvent('framereceived');
+  await hello;
   // The password is changed from another device (a login of its own).
   const token = await accessToken(page.request, email);
   const changed = await page.request.put('/api/users/me', { headers: { authorization: `Bearer ${token}` }, data: { currentPassword: testPassword, newPassword: 'another correct horse battery' } });
