@@ -106,6 +106,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           setupFiles: [countExpects],
+          // On PostgreSQL, test databases are copies of one migrated template.
+          globalSetup: ['tests/support/pg-template.ts'],
           // Each file builds its own app on its own database and closes it; what a file changes
           // outside its app (process.env) it puts back. So the files of a worker share one
           // module graph instead of importing the server again for each (258 s in place of 351 s

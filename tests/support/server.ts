@@ -5,9 +5,18 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import type { Clock } from '../../server/src/clock';
+import { databaseAt } from './pg-template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A PostgreSQL database with every migration applied, which test databases are copied from (pg-template.ts). */
+    pgTemplate: string;
+  }
+}
 
 export interface TestServer {
   app: FastifyInstance;
@@ -45,7 +54,8 @@ export interface TestServerOptions {
 /**
  * A real server on a fresh database, listening on 127.0.0.1 on a free port: in-memory PGlite,
  * or — when DATABASE_URL is set — a new PostgreSQL database `fanstage_test_<random>` on that
- * server, dropped again on close. Media go to a temporary folder removed on close.
+ * server (a copy of the suite's migrated template), dropped again on close. Media go to a
+ * temporary folder removed on close.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'fanstage-test-'));
@@ -57,16 +67,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl = options.databaseUrl;
   } else if (adminUrl !== undefined && adminUrl !== 'memory://') {
     const name = `fanstage_test_${randomBytes(6).toString('hex')}`;
+    // A copy of the suite's migrated template where there is one (tests/support/pg-template.ts).
+    const template = inject('pgTemplate');
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     try {
-      await admin.query(`create database ${name}`);
+      await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     } finally {
       await admin.end();
     }
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = databaseAt(adminUrl, name);
     dropDatabase = async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

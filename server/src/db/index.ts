@@ -131,12 +131,6 @@ class UnnamedStatementClient extends pg.Client {
 }
 
 /**
- * The files of an in-memory database with every migration applied, made once per process.
- * PGlite's own start (initdb) takes most of a second and a half; a database loaded from these
- * files is ready in a third of a second, which counts where one process opens many (the
- * tests). The migrations still run on each copy, and find nothing left to do.
- */
-/**
  * The contrib extensions the migrations create (search: accents and typos). PostgreSQL ships
  * them with its server; PGlite has each as a bundle of its own, loaded when the database opens.
  */
@@ -144,6 +138,12 @@ export const pgliteExtensions = { unaccent, pg_trgm };
 
 let migratedMemoryImage: Promise<File | Blob> | undefined;
 
+/**
+ * The files of an in-memory database with every migration applied, made once per process.
+ * PGlite's own start (initdb) takes most of a second and a half; a database loaded from these
+ * files is ready in a third of a second, which counts where one process opens many (the
+ * tests). The migrations still run on each copy, and find nothing left to do.
+ */
 function memoryImage(): Promise<File | Blob> {
   migratedMemoryImage ??= (async () => {
     const client = new PGlite({ extensions: pgliteExtensions });
