@@ -4,7 +4,7 @@
  * queue, so a page can call `Fanstage('ready', cb)` before, during or after it loads.
  */
 import type { createFanstage } from '../lib/sdk';
-import type { DefineElementsOptions, ElementTag } from './index';
+import type { DefineElementsOptions, ElementTag } from './tags';
 
 export type FanstageCommand = [command: string, ...args: unknown[]];
 

@@ -1,9 +1,4 @@
-import { profileCardElement, profileCardTag } from './profile-card';
-import { feedElement, feedTag } from './feed';
-import { walletElement, walletTag } from './wallet';
-import { tipButtonElement, tipButtonTag } from './tip-button';
-import { chatElement, chatTag } from './chat';
-import { callElement, callTag } from './call';
+import { elements, elementTags, type DefineElementsOptions, type ElementTag } from './tags';
 import { setDefaultApiBase } from './shared';
 
 export { profileCardElement, profileCardTag } from './profile-card';
@@ -33,26 +28,8 @@ export type {
 } from './types';
 export type { FanstageEventType } from './activity';
 
-/** Every element this package defines, by tag name. */
-export const elements = {
-  [profileCardTag]: profileCardElement,
-  [feedTag]: feedElement,
-  [walletTag]: walletElement,
-  [tipButtonTag]: tipButtonElement,
-  [chatTag]: chatElement,
-  [callTag]: callElement,
-} as const;
-
-export type ElementTag = keyof typeof elements;
-export const elementTags = Object.keys(elements) as ElementTag[];
-
-export interface DefineElementsOptions {
-  /**
-   * The API for elements without an `api-base` attribute, e.g. `https://fanstage.example`.
-   * Defaults to the page's origin.
-   */
-  apiBase?: string;
-}
+export { elements, elementTags } from './tags';
+export type { ElementTag, DefineElementsOptions } from './tags';
 
 /**
  * Registers every `<fanstage-*>` element. Safe to call more than once, and next to another

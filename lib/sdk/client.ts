@@ -2,7 +2,7 @@ import { ofetch, type $Fetch } from 'ofetch';
 import { signal, type ReadonlySignal } from '@preact/signals-core';
 import type { Envelope, SpendRequest, SpendRequestRef } from '../contract';
 import { SdkError } from './errors';
-import { goesOn, type SpendConfirmer } from './spendConfirm';
+import { goesOn, type SpendConfirmer } from './spendGate';
 
 export type LanguageIso = 'en' | 'cs';
 

@@ -17,8 +17,6 @@ import type { FanstageSocket, SocketOptions } from './socket';
 import type { ChatStore, ChatStoreOptions } from './stores/chat';
 import type { CallsStore, CallStoreOptions } from './stores/calls';
 import type { PushApi } from './push';
-import { heavyStores } from './stores/heavy';
-import { createFanstageWith } from './fanstageCore';
 import type { Activity } from './activity';
 
 /**
@@ -104,13 +102,4 @@ export interface FanstageOptions extends ClientOptions {
    * (`baseUrl`'s origin); give other popup options, your own confirmer, or `false` for none.
    */
   spendConfirmation?: SpendConfirmer | Partial<PopupConfirmerOptions> | false;
-}
-
-/**
- * Every store of the SDK, each built the first time it is touched: a visitor's page that never
- * looks at the chat, calls or money sets none of them up. The chat and calls start with the
- * realtime connection (their messages must not be missed), whether touched or not.
- */
-export function createFanstage(options: FanstageOptions): Fanstage {
-  return createFanstageWith(options, heavyStores);
 }

@@ -137,7 +137,7 @@ export type { PartnerApi, AdminPartnersApi } from './api-partner';
 export type { CallsApi } from './api-calls';
 export { CallStatus, CallStates, CallEndReasons, CALL_RING_TIMEOUT_S, CALL_MINUTE_S } from '../contract/calls';
 export type { ChatApi } from './api-chat';
-export { createFanstage } from './fanstage';
+export { createFanstage } from './createFanstage';
 export { createLazyFanstage } from './fanstageCore';
 export type { Fanstage, FanstageOptions } from './fanstage';
 export type { Activity, ActivityDetails, ActivityType, ActivityListener } from './activity';

@@ -1,7 +1,10 @@
-import type { SpendRequest, SpendRequestRef, SpendRequestStatus } from '../contract';
+import type { SpendRequest, SpendRequestStatus } from '../contract';
 import type { FanstageClient } from './client';
 import { SdkError } from './errors';
 import { popupFeatures, type MessageSource, type PopupHandle } from './popupSignIn';
+import type { SpendConfirmer } from './spendGate';
+
+export { goesOn, type SpendConfirmer } from './spendGate';
 
 /** The message the `/embed/confirm` popup posts to its opener once the fan answered. */
 export const SPEND_ANSWER_MESSAGE = 'fanstage:spend-request';
@@ -12,20 +15,9 @@ export interface SpendAnswerMessage {
   status: SpendRequestStatus;
 }
 
-/** What the widget's spend may go on with: the fan confirmed it, or paid it in the card window. */
-const GOES_ON: ReadonlySet<SpendRequestStatus> = new Set(['confirmed', 'completed']);
 /** The answers after which nothing will change. */
 const SETTLED: ReadonlySet<SpendRequestStatus> = new Set(['confirmed', 'completed', 'cancelled', 'expired', 'used']);
 
-/**
- * Asks the fan to confirm a spend a widget made on a partner site (docs/spending.md): resolves
- * with the request as it ended up. `goesOn(request)` says whether to send the spend again.
- */
-export interface SpendConfirmer {
-  confirm(ref: SpendRequestRef, signal?: AbortSignal): Promise<SpendRequest>;
-}
-
-export const goesOn = (request: Pick<SpendRequest, 'status'>): boolean => GOES_ON.has(request.status);
 
 export interface PopupConfirmerOptions {
   /** The platform's origin: the popup's page, and the only sender trusted. */

@@ -7,62 +7,60 @@ import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/typ
 import { createClock, type Clock } from './clock';
 import { createJobs, type Jobs } from './jobs';
 import { registerMetrics } from './metrics';
-import { registerLedgerJobs } from './ledger/jobs';
-import { registerPaymentRoutes } from './features/payments/routes';
-import { ensureCreditPackages } from './features/payments/service';
-import { registerSpendingRoutes } from './features/spending/routes';
-import { registerInviteRoutes } from './features/invites/routes';
-import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
 import type { App, AppContext } from './context';
 import { openDatabase, type DatabaseHandle } from './db';
 import { guardStorage } from './media/storage-failures';
-import { DiskStorage, openS3Storage, type MediaStorage } from './media/storage';
+import { DiskStorage, type MediaStorage } from './media/storage';
+import { openS3Storage } from './media/open-s3';
 import { createUnlockKeys } from './media/unlock-keys';
 import { API_VERSION, answerFrameworkError, registerHttpConventions } from './http/hooks';
 import { sourceOfHeaders } from './http/origins';
-import { registerSettingsRoutes } from './features/settings/routes';
-import { ensureGiftCatalogue } from './features/gifts/service';
-import { registerGiftRoutes } from './features/gifts/routes';
-import { registerUserRoutes } from './features/users/routes';
-import { registerSocialRoutes } from './features/social/routes';
-import { registerCookieRoutes } from './features/cookies/routes';
-import { registerTranslationRoutes } from './features/translations/routes';
-import { registerMediaRoutes } from './features/media/routes';
-import { registerStaticRoutes } from './features/static/routes';
-import { seedDemoContent } from './features/demo/service';
-import { registerAuth } from './features/auth/routes';
 import { withRedactedRequests } from './http/log-redaction';
 import { requestIds } from './http/request-id';
-import { passwordHashing } from './features/auth/hashing';
-import { registerOAuthRoutes } from './features/oauth/routes';
-import { createOAuthProviders } from './features/oauth/providers';
-import { registerContactRoutes } from './features/contact/routes';
-import { registerAbuseRoutes } from './features/abuse/routes';
-import { registerPushRoutes } from './features/push/routes';
-import { pushNotifications, vapidKeys } from './features/push/service';
-import { registerPhoneRoutes } from './features/phone/routes';
-import { registerAccountRoutes } from './features/account/routes';
-import { registerTimelineRoutes } from './features/timeline/routes';
-import { registerSearchRoutes } from './features/search/routes';
-import { registerPostRoutes } from './features/posts/routes';
-import { registerNotificationRoutes } from './features/notifications/routes';
-import { registerChatRoutes } from './features/chat/routes';
-import { registerPartnerRoutes } from './features/partner/routes';
-import { chatSocketFeature } from './features/chat/socket';
-import { createCallSocket } from './features/calls/socket';
-import { registerCallRoutes } from './features/calls/routes';
-import { notificationSocketFeature } from './features/notifications/socket';
-import { publishCounts } from './features/notifications/live';
-import { publishBalances } from './features/payments/live';
-import { postSocketFeature } from './features/posts/socket';
-import { verifyAccessToken } from './features/auth/guard';
 import { trackWrites } from './http/writes';
-import { AppError } from './errors';
-import { registerHealthRoutes } from './features/health/routes';
-import { registerReleaseRoutes } from './features/release/routes';
 import { createRealtime, type RealtimeOptions } from './realtime';
 import { watchCommits } from './realtime/after-commit';
+import { serving } from './serving';
+import type { FeatureOptions, SharedServices } from './features/feature';
+import { registerStaticRoutes } from './features/static/routes';
+import { seedDemoContent } from './features/demo/service';
+import { ensureGiftCatalogue } from './features/gifts/service';
+import { ensureCreditPackages } from './features/payments/service';
+import { publishBalances } from './features/payments/live';
+import { publishCounts } from './features/notifications/live';
+import { pushNotifications, vapidKeys } from './features/push/service';
+import { createUserService } from './features/users/service';
+import { createOAuthProviders } from './features/oauth/providers';
+import { healthFeature } from './features/health/routes';
+import { releaseFeature } from './features/release/routes';
+import { viewers } from './features/auth/access';
+import { authFeature } from './features/auth/routes';
+import { oauthFeature } from './features/oauth/routes';
+import { settingsFeature } from './features/settings/routes';
+import { giftsFeature } from './features/gifts/routes';
+import { translationsFeature } from './features/translations/routes';
+import { usersFeature } from './features/users/routes';
+import { socialFeature } from './features/social/routes';
+import { partnerFeature } from './features/partner/routes';
+import { cookiesFeature } from './features/cookies/routes';
+import { mediaFeature } from './features/media/routes';
+import { timelineFeature } from './features/timeline/routes';
+import { searchFeature } from './features/search/routes';
+import { postsFeature } from './features/posts/routes';
+import { notificationsFeature } from './features/notifications/routes';
+import { ledgerFeature } from './ledger/jobs';
+import { paymentsFeature } from './features/payments/routes';
+import { spendingFeature } from './features/spending/routes';
+import { invitesFeature } from './features/invites/routes';
+import { subscriptionsFeature } from './features/subscriptions/routes';
+import { chatFeature } from './features/chat/routes';
+import { callsFeature } from './features/calls/routes';
+import { contactFeature } from './features/contact/routes';
+import { abuseFeature } from './features/abuse/routes';
+import { pushFeature } from './features/push/routes';
+import { phoneFeature } from './features/phone/routes';
+import { accountFeature } from './features/account/routes';
 
 export interface RouteEntry {
   method: string;
@@ -219,62 +217,44 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const site = await registerStaticRoutes(app, ctx);
   registerHttpConventions(app, site.notFound);
-
-  registerHealthRoutes(app, database);
-  registerReleaseRoutes(app, ctx);
   if (config.metricsToken !== undefined) registerMetrics(app, ctx, { token: config.metricsToken, jobs, realtime, poolStats: database.poolStats });
-  passwordHashing.configure(config.passwordHashing);
-  await registerAuth(app, ctx, jobs);
-  const oauthProviders = createOAuthProviders(ctx);
-  registerOAuthRoutes(app, ctx, oauthProviders, jobs);
-  registerSettingsRoutes(app, ctx, oauthProviders.list());
-  registerGiftRoutes(app, ctx);
-  registerTranslationRoutes(app);
-  const userService = registerUserRoutes(app, ctx);
-  registerSocialRoutes(app, ctx, userService);
-  registerPartnerRoutes(app, ctx, userService, jobs);
-  registerCookieRoutes(app);
-  registerMediaRoutes(app, ctx);
-  registerTimelineRoutes(app, ctx);
-  registerSearchRoutes(app, ctx);
-  registerPostRoutes(app, ctx);
-  registerNotificationRoutes(app, ctx);
-  registerLedgerJobs(jobs);
-  registerPaymentRoutes(app, ctx, jobs);
-  registerSpendingRoutes(app, ctx);
-  registerInviteRoutes(app, ctx);
-  registerSubscriptionRoutes(app, ctx, jobs);
-  registerChatRoutes(app, ctx);
-  registerCallRoutes(app, ctx, jobs);
-  registerContactRoutes(app, ctx);
-  registerAbuseRoutes(app, ctx);
-  registerPushRoutes(app, ctx);
-  registerPhoneRoutes(app, ctx);
-  registerAccountRoutes(app, ctx, userService);
-  // GET /ws/: the websocket, answered on the HTTP server's upgrade event (docs/realtime.md).
-  // Features answer their own client messages; the transport knows none of them.
-  realtime.register(chatSocketFeature(ctx));
-  realtime.register(notificationSocketFeature(ctx));
-  realtime.register(postSocketFeature(ctx));
-  realtime.register(createCallSocket(ctx));
-  realtime.start(app.server, async (token) => {
-    // A socket presents its token once: it is checked, not remembered, so a crowd of sockets
-    // neither holds memory for their tokens nor pushes out the tokens requests use again.
-    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token, { remember: false }).catch((error: unknown) => {
-      // A refused token is the client's to refresh; a database that cannot be reached is not.
-      if (error instanceof AppError) return { viewer: null, sessionFamily: null };
-      throw error;
-    });
-    return viewer === null ? null : { userId: viewer.id, sessionFamily, origin: viewer.origin };
-  });
-  // Registered after the features' own shutdown hooks (hooks run in order): a call ended by the
-  // shutdown still tells both people before their sockets close with 1001.
-  app.addHook('preClose', async () => realtime.closeSockets());
-  // Timers only where the server really serves; tests run jobs themselves.
-  if (config.nodeEnv !== 'test') {
-    app.addHook('onReady', async () => jobs.start());
-    app.addHook('onClose', async () => jobs.stop());
-  }
+
+  // The features, each an encapsulated plugin with its routes, socket messages and jobs. The
+  // services several of them share are built once, here.
+  const services: SharedServices = { users: createUserService(ctx), oauthProviders: createOAuthProviders(ctx) };
+  const features: FeatureOptions = { ctx, jobs, database, realtime, services };
+  await app.register(healthFeature, features);
+  await app.register(releaseFeature, features);
+  await app.register(viewers);
+  await app.register(authFeature, features);
+  await app.register(oauthFeature, features);
+  await app.register(settingsFeature, features);
+  await app.register(giftsFeature, features);
+  await app.register(translationsFeature, features);
+  await app.register(usersFeature, features);
+  await app.register(socialFeature, features);
+  await app.register(partnerFeature, features);
+  await app.register(cookiesFeature, features);
+  await app.register(mediaFeature, features);
+  await app.register(timelineFeature, features);
+  await app.register(searchFeature, features);
+  await app.register(postsFeature, features);
+  await app.register(notificationsFeature, features);
+  await app.register(ledgerFeature, features);
+  await app.register(paymentsFeature, features);
+  await app.register(spendingFeature, features);
+  await app.register(invitesFeature, features);
+  await app.register(subscriptionsFeature, features);
+  await app.register(chatFeature, features);
+  await app.register(callsFeature, features);
+  await app.register(contactFeature, features);
+  await app.register(abuseFeature, features);
+  await app.register(pushFeature, features);
+  await app.register(phoneFeature, features);
+  await app.register(accountFeature, features);
+  // Last: its start hook runs after the features' own, its shutdown hook after theirs (a call
+  // ended by the shutdown still tells both people before their sockets close with 1001).
+  await app.register(serving, features);
 
   let openapi: string | undefined;
   app.get('/papi/openapi.json', { schema: { hide: true } }, async (_request, reply) => {

@@ -7,7 +7,7 @@ import styles from './Comments.module.css';
 import { useFanstage } from '../FanstageProvider/context';
 import { defaultPostHrefs, initialsOf, timeLabel, type PostHrefs } from '../PostCard/usePostCard';
 import { parseRichText } from '../PostCard/richText';
-import { renderText } from '../PostCard/PostCardBase';
+import { renderText } from '../PostCard/renderText';
 import { useComments, type CommentsState } from './useComments';
 
 export interface CommentsProps {

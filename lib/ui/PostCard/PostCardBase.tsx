@@ -1,4 +1,4 @@
-import { Fragment, Suspense, useId, useRef, useState, type ComponentType, type ElementType, type ReactNode, type Ref } from 'react';
+import { Suspense, useId, useRef, useState, type ComponentType, type ElementType, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
 import styles from './PostCard.module.css';
@@ -8,7 +8,7 @@ import { Dialog } from '../dialog/Dialog';
 import { ProfileHover } from '../ProfileHover/ProfileHover';
 import { useFanstage } from '../FanstageProvider/context';
 import { usePostCard, usePostSeen, type PostCardCallbacks, type PostCardData, type PostHrefs } from './usePostCard';
-import type { TextPart } from './richText';
+import { renderText } from './renderText';
 
 import type { ShareDialogProps } from '../ShareDialog/ShareDialog';
 import type { MediaViewerProps } from '../MediaViewer/MediaViewer';
@@ -326,33 +326,6 @@ function shareAddress(shareBase: string | undefined, data: PostCardData): string
 
 function positionAttributes(position: PostCardProps['position']) {
   return position ? { 'aria-posinset': position.index + 1, 'aria-setsize': position.size } : {};
-}
-
-export function renderText(parts: readonly TextPart[], hrefs: PostHrefs): ReactNode {
-  return parts.map((part, index) => {
-    switch (part.kind) {
-      case 'text':
-        return <Fragment key={index}>{part.text}</Fragment>;
-      case 'mention':
-        return (
-          <a key={index} href={hrefs.profile(part.username)}>
-            {part.text}
-          </a>
-        );
-      case 'hashtag':
-        return (
-          <a key={index} href={hrefs.hashtag(part.tag)}>
-            {part.text}
-          </a>
-        );
-      case 'link':
-        return (
-          <a key={index} href={part.href} target="_blank" rel="noopener noreferrer nofollow ugc">
-            {part.text}
-          </a>
-        );
-    }
-  });
 }
 
 function ActionButton(props: { label: string; icon: ReactNode; onClick: () => void; pressed?: boolean; busy?: boolean; disabled?: boolean; buttonRef?: Ref<HTMLButtonElement> }) {

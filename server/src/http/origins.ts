@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
+import type { Database } from '../db';
 import { embedOrigins, users } from '../db/schema';
 import { AppError } from '../errors';
 import { originOf } from '../features/auth/domain';
@@ -78,7 +78,7 @@ export async function platformOnly(request: FastifyRequest): Promise<void> {
 }
 
 /** Creators who listed `origin` for their widgets, for the consent screen ("listed by …"). */
-export async function creatorsListing(ctx: AppContext, origin: string): Promise<{ username: string; displayName: string }[]> {
+export async function creatorsListing(ctx: { db: Database }, origin: string): Promise<{ username: string; displayName: string }[]> {
   return ctx.db
     .select({ username: users.username, displayName: users.displayName })
     .from(embedOrigins)

@@ -5,6 +5,8 @@ import type { Jobs } from '../jobs';
 import { releaseLapsedHolds } from './holds';
 import { inTransaction } from './retry';
 import { foldPending } from './transfer';
+import type { App } from '../context';
+import type { FeatureOptions } from '../features/feature';
 
 /**
  * The `ledger-pending-credits` job: adds pending credits to their accounts' stored balances, up
@@ -30,3 +32,9 @@ export function registerLedgerJobs(jobs: Jobs): void {
   jobs.add({ name: 'lapsed-holds', everyMs: 30_000, run: (ctx) => releaseLapsedHolds(ctx.db, ctx.clock.now()) });
   jobs.add({ name: 'ledger-pending-credits', everyMs: 1_000, run: (ctx) => foldPendingCredits(ctx.db) });
 }
+
+/** The ledger as a feature of the server: its jobs; it has no routes of its own. */
+export async function ledgerFeature(_app: App, { jobs }: FeatureOptions): Promise<void> {
+  registerLedgerJobs(jobs);
+}
+

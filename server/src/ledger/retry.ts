@@ -1,6 +1,6 @@
 import type { Database } from '../db';
 import { isDatabaseUnavailable } from '../db/availability';
-import type { Tx } from './transfer';
+import type { Tx } from '../db/tx';
 
 /** PostgreSQL's serialization_failure and deadlock_detected: the transaction may simply be run again. */
 const retryable = new Set(['40001', '40P01']);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db';
 import { ledgerAccounts, ledgerEntries, ledgerPendingCredits, ledgerTransfers } from '../db/schema';
 import { AppError } from '../errors';
+import type { Tx } from '../db/tx';
 import { withinTransaction } from './retry';
 
 /** A database handle inside a transaction (or the database itself for reads). */
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
+export type { Tx };
 
 /**
  * The accounts of the ledger. Users own a credit wallet (what fans spend) and earnings (what

@@ -3,7 +3,6 @@ import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { S3Settings } from '../config';
 
 /**
  * Where media bytes live. Keys are relative paths such as `ab12….webp`, `ab12…-120.webp` or
@@ -33,12 +32,6 @@ export interface MediaStorage {
 export interface ByteRange {
   start: number;
   end: number;
-}
-
-/** S3 storage, loaded only when configured: the AWS SDK is large and disk setups never need it. */
-export async function openS3Storage(settings: S3Settings): Promise<MediaStorage> {
-  const { S3Storage } = await import('./s3-storage');
-  return new S3Storage(settings);
 }
 
 /** Downloads a stored file to a local path (tools such as ffprobe read files, not streams). */

@@ -1,20 +1,23 @@
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { AbusePreview, AbuseReasons, AbuseReportBody, AbuseTargetQuery, AbuseReportReceipt, AdminAbuseQuery, AdminAbuseReport, ModerationActionParams, ModerationResult, abuseLimits } from '../../../../lib/contract/abuse';
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { withBody } from '../../http/envelope';
 import { throttles } from '../../http/throttle';
-import { authenticate, requireLevel, viewerOf } from '../auth/guard';
+import { requireLevel, viewerOf } from '../auth/guard';
 import { ADMIN_LEVEL, abuseQueuePageSize } from './domain';
-import { createAbuseService, type AbuseService } from './service';
+import { createAbuseService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Reports of content (SPEC §7 POST /api/abuse) and the administrators' moderation queue. */
-export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
+export async function abuseFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const abuse = createAbuseService(ctx);
   const adminTags = ['admin'];
   const limit = throttles['abuse-reporter'];
 
-  app.post(
+  api.post(
     '/api/abuse',
     {
       schema: {
@@ -23,12 +26,11 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
         body: AbuseReportBody,
         response: { 200: BodyEnvelope(AbuseReportReceipt) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await abuse.report(viewerOf(request).id, request.body)),
   );
 
-  app.get(
+  api.get(
     '/api/abuse/target',
     {
       schema: {
@@ -37,7 +39,6 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
         querystring: AbuseTargetQuery,
         response: { 200: BodyEnvelope(AbusePreview) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -45,7 +46,7 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
     },
   );
 
-  app.get(
+  api.get(
     '/api/admin/abuse',
     {
       schema: {
@@ -54,7 +55,6 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
         querystring: AdminAbuseQuery,
         response: { 200: BodyEnvelope(Type.Array(AdminAbuseReport)) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       requireLevel(request, ADMIN_LEVEL);
@@ -63,7 +63,7 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
     },
   );
 
-  app.post(
+  api.post(
     '/api/admin/abuse/:id/:action',
     {
       schema: {
@@ -73,7 +73,6 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
         params: ModerationActionParams,
         response: { 200: BodyEnvelope(ModerationResult) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const admin = requireLevel(request, ADMIN_LEVEL);
@@ -81,5 +80,4 @@ export function registerAbuseRoutes(app: App, ctx: AppContext): AbuseService {
     },
   );
 
-  return abuse;
 }

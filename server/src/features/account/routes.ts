@@ -1,16 +1,19 @@
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../context';
-import type { UserService } from '../users/service';
-import { authenticate, viewerOf } from '../auth/guard';
+import type { App } from '../../context';
+import { viewerOf } from '../auth/guard';
 import { exportAccount } from './export';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /**
  * GET /api/users/me/export: the account's own data as one JSON file to download. Only the
  * platform's own signed-in session may ask (a widget session is refused by its scope), and
  * only for itself: there is no id to ask about anyone else.
  */
-export function registerAccountRoutes(app: App, ctx: AppContext, userService: UserService): void {
-  app.get(
+export async function accountFeature(app: App, { ctx, services }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  const userService = services.users;
+  api.get(
     '/api/users/me/export',
     {
       schema: {
@@ -18,7 +21,6 @@ export function registerAccountRoutes(app: App, ctx: AppContext, userService: Us
         summary: 'Download my data: profile, posts, comments, messages sent, follows, subscriptions and money lines, as a JSON attachment',
         response: { 200: Type.Unknown({ description: 'The export file (format `fanstage-account-export`, version 1): see docs/account.md' }) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       const viewer = viewerOf(request);

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import cookie from '@fastify/cookie';
 import { Type } from 'typebox';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import {
@@ -26,10 +25,12 @@ import { createDetached } from '../../http/detached';
 import { hit } from '../../http/throttle';
 import { creatorsListing, platformOnly, sourceOf } from '../../http/origins';
 import { createMailer, MAIL_OUTBOX_JOB, setMailer } from '../../mail';
-import type { Jobs } from '../../jobs';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from './access';
+import { passwordHashing } from './hashing';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
-import { authenticate, requireLevel, viewerOf } from './guard';
+import { requireLevel, viewerOf } from './guard';
 import {
   banUser,
   confirmAction,
@@ -53,18 +54,18 @@ import {
 } from './service';
 
 /**
- * Accounts and sessions: the cookie parser, the `viewer` of every request, the mailer, and the
- * signup, login, refresh, logout, reset, action, admin-block and embed sign-in routes.
- * Called once from buildApp, before any route that uses the guard.
+ * Accounts and sessions: the mailer, and the signup, login, refresh, logout, reset, action,
+ * admin-block and embed sign-in routes. The cookie parser and the `viewer` of every request come
+ * before it, from `viewers` (./access.ts).
  */
-export async function registerAuth(app: App, ctx: AppContext, jobs: Jobs): Promise<void> {
-  await app.register(cookie);
-  app.decorateRequest('viewer', null);
+export async function authFeature(app: App, { ctx, jobs }: FeatureOptions): Promise<void> {
+  passwordHashing.configure(ctx.config.passwordHashing);
+  const { api } = await viewerScope(app);
   const mailer = createMailer(ctx, app.log);
   setMailer(ctx, mailer);
   // Mails whose first attempt failed (the SMTP server away) are tried again from the outbox.
   jobs.add({ name: MAIL_OUTBOX_JOB, everyMs: 15_000, run: () => mailer.deliverDue() });
-  registerAuthRoutes(app, ctx);
+  registerAuthRoutes(app, api, ctx);
   // Every node prunes; the deletes are idempotent, so overlapping runs do no harm.
   const prune = setInterval(() => {
     pruneExpired(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune expired sessions'));
@@ -78,7 +79,7 @@ const pruneIntervalMs = 60 * 60_000;
 const okResponse = { 200: OkEnvelope } as const;
 const tokenResponse = { 200: BodyEnvelope(AccessTokenBody) } as const;
 
-function registerAuthRoutes(app: App, ctx: AppContext): void {
+function registerAuthRoutes(app: App, api: App, ctx: AppContext): void {
   // Closing hooks run last-registered first: the mails in flight finish before the database closes.
   const detached = createDetached(app.log);
   app.addHook('onClose', async () => detached.drain());
@@ -263,10 +264,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     async (request) => withBody(await confirmAction(ctx, request.body.hash)),
   );
 
-  app.post(
+  api.post(
     '/api/users/resend-verification',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['auth'],
         summary: 'Send the verification mail again (once a day); -1 already-verified or too-many-requests',
@@ -279,10 +279,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/admin/users/:id/block',
     {
-      preHandler: authenticate,
       schema: { tags: ['admin'], summary: 'Block an account (level 500): it cannot log in and every session ends', params: AccountIdParams, response: okResponse },
     },
     async (request) => {
@@ -292,10 +291,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/admin/embed-origins',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['admin'],
         summary: 'Every site creators listed for their widgets, with who listed it (level 500)',
@@ -308,10 +306,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/admin/embed-origins',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['admin'],
         summary: "Take a listed site off every creator's list, or one creator's with userId (level 500)",
@@ -326,10 +323,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/embed/consent',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['auth'],
         summary: 'Whether the fan allowed a site to use their account through widgets (the sign-in popup asks when not), and which creators list it',
@@ -343,10 +339,9 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/embed/code',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['auth'],
         summary:
@@ -362,19 +357,17 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
       }),
   );
 
-  app.get(
+  api.get(
     '/api/embed/consents',
     {
-      preHandler: authenticate,
       schema: { tags: ['auth'], summary: 'The sites the fan allowed to use their account through widgets', response: { 200: BodyEnvelope(Type.Array(EmbedConsent)) } },
     },
     async (request) => withBody(await listEmbedConsents(ctx, viewerOf(request).id)),
   );
 
-  app.delete(
+  api.delete(
     '/api/embed/consents',
     {
-      preHandler: authenticate,
       schema: {
         tags: ['auth'],
         summary: "Take a site's permission back: its widget sessions end at once; -1 not-found when it had none",

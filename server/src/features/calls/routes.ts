@@ -1,13 +1,15 @@
 import { Call, CallIceServers, CallIdParams, CallPackages, CallPackagesParams } from '../../../../lib/contract/calls';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
-import type { App, AppContext } from '../../context';
-import type { Jobs } from '../../jobs';
+import type { App } from '../../context';
 import { ok, withBody } from '../../http/envelope';
 import { AppError } from '../../errors';
-import { authenticate, viewerOf } from '../auth/guard';
+import { viewerOf } from '../auth/guard';
 import { registerCallJobs } from './jobs';
-import { callRuntime, type CallRuntime } from './runtime';
+import { callRuntime } from './runtime';
 import { iceServersForCall } from './turn';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
+import { createCallSocket } from './socket';
 
 /**
  * Paid calls' HTTP side and lifecycle (docs/calls.md): a call's record for either party, what a
@@ -16,11 +18,14 @@ import { iceServersForCall } from './turn';
  * websocket (./socket.ts). Tests reach the same clocks with `callRuntime(app.fanstage, app.log)`:
  * they move `app.fanstage.clock` and await `clock.tick()`.
  */
-export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallRuntime {
+export async function callsFeature(app: App, { ctx, jobs, realtime }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  // Its websocket messages (docs/realtime.md).
+  realtime.register(createCallSocket(ctx));
   const runtime = callRuntime(ctx, app.log);
   const tags = ['calls'];
 
-  app.get(
+  api.get(
     '/api/calls/:id',
     {
       schema: {
@@ -29,12 +34,11 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
         params: CallIdParams,
         response: { 200: BodyEnvelope(Call) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await runtime.service.get(viewerOf(request).id, request.params.id)),
   );
 
-  app.get(
+  api.get(
     '/api/calls/:id/ice-servers',
     {
       schema: {
@@ -43,7 +47,6 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
         params: CallIdParams,
         response: { 200: BodyEnvelope(CallIceServers) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       // A credential is the viewer's own: no cache may keep it or hand it to someone else.
@@ -52,7 +55,7 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
     },
   );
 
-  app.post(
+  api.post(
     '/api/calls/:id/decline',
     {
       schema: {
@@ -62,7 +65,6 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
         params: CallIdParams,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const outcome = await runtime.service.decline(viewerOf(request).id, request.params.id);
@@ -74,7 +76,7 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
     },
   );
 
-  app.get(
+  api.get(
     '/api/users/:id/call-packages',
     {
       schema: {
@@ -83,7 +85,6 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
         params: CallPackagesParams,
         response: { 200: BodyEnvelope(CallPackages) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await runtime.service.packages(viewerOf(request).id, request.params.id)),
   );
@@ -96,5 +97,4 @@ export function registerCallRoutes(app: App, ctx: AppContext, jobs: Jobs): CallR
   });
   // While the database is still open: the calls this node runs end as if hung up now.
   app.addHook('preClose', async () => runtime.clock.shutdown());
-  return runtime;
 }

@@ -13,21 +13,27 @@ import {
   MassHistory,
 } from '../../../../lib/contract/chat';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, viewerOf } from '../auth/guard';
+import { viewerOf } from '../auth/guard';
 import { chatPageSize } from './domain';
 import { createChatService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
+import { chatSocketFeature } from './socket';
 
 /**
  * The chat's HTTP side (SPEC §7 Chat): conversations, history, prices and archiving. The
  * messages themselves travel over the websocket (docs/realtime.md).
  */
-export function registerChatRoutes(app: App, ctx: AppContext): void {
+export async function chatFeature(app: App, { ctx, realtime }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  // Its websocket messages (docs/realtime.md).
+  realtime.register(chatSocketFeature(ctx));
   const chat = createChatService(ctx);
   const tags = ['chat'];
 
-  app.get(
+  api.get(
     '/api/chat/conversations',
     {
       schema: {
@@ -36,12 +42,11 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         querystring: ConversationsQuery,
         response: { 200: BodyEnvelope(ConversationList) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody({ conversations: await chat.conversations(viewerOf(request).id, request.query) }),
   );
 
-  app.get(
+  api.get(
     '/api/chat/conversations/:userId',
     {
       schema: {
@@ -51,12 +56,11 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         querystring: ChatHistoryQuery,
         response: { 200: BodyEnvelope(ChatHistory) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await chat.history(viewerOf(request).id, request.params.userId, request.query)),
   );
 
-  app.put(
+  api.put(
     '/api/chat/conversations/',
     {
       schema: {
@@ -66,7 +70,6 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         body: ConversationPriceBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await chat.setCustomPrice(viewerOf(request).id, request.body);
@@ -74,7 +77,7 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/chat/conversations/:id',
     {
       schema: {
@@ -83,7 +86,6 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         params: ConversationIdParams,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await chat.archive(viewerOf(request).id, request.params.id);
@@ -91,7 +93,7 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/chat/conversations-media/',
     {
       schema: {
@@ -100,7 +102,6 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         querystring: ConversationMediaQuery,
         response: { 200: BodyEnvelope(ConversationMediaList) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const { receiverId, offset, limit } = request.query;
@@ -108,7 +109,7 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/chat/mass-conversations',
     {
       schema: {
@@ -116,12 +117,11 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         summary: 'The viewer’s mass-message groups (followers, subscribers, expired-subscribers): how many each holds now and the latest mass message sent to it',
         response: { 200: BodyEnvelope(MassConversationList) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody({ groups: await chat.massConversations(viewerOf(request).id) }),
   );
 
-  app.get(
+  api.get(
     '/api/chat/mass-conversations/:id',
     {
       schema: {
@@ -131,7 +131,6 @@ export function registerChatRoutes(app: App, ctx: AppContext): void {
         querystring: ChatHistoryQuery,
         response: { 200: BodyEnvelope(MassHistory) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody({ messages: await chat.massHistory(viewerOf(request).id, request.params.id, request.query) }),
   );

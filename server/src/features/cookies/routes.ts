@@ -5,8 +5,9 @@ import { errors } from '../../errors';
 import { ok } from '../../http/envelope';
 import { sessionMarker } from '../auth/domain';
 import { consentCookie, cookieToSet, isCookieName, setCookieHeader } from './domain';
+import type { FeatureOptions } from '../feature';
 
-export function registerCookieRoutes(app: App): void {
+export async function cookiesFeature(app: App, _options: FeatureOptions): Promise<void> {
   app.post(
     '/papi/users/cookie',
     {

@@ -1,10 +1,11 @@
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { GiftList } from '../../../../lib/contract/gifts';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { withBody } from '../../http/envelope';
 import { createGiftService } from './service';
+import type { FeatureOptions } from '../feature';
 
-export function registerGiftRoutes(app: App, ctx: AppContext): void {
+export async function giftsFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
   const service = createGiftService(ctx);
   app.get(
     '/papi/gifts',

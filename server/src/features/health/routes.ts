@@ -1,9 +1,10 @@
 import { BodyEnvelope, ErrorEnvelope } from '../../../../lib/contract/envelope';
 import { Health } from '../../../../lib/contract/health';
 import type { App } from '../../context';
-import type { DatabaseHandle } from '../../db';
 import { retryAfterSeconds } from '../../db/availability';
 import { failure, withBody } from '../../http/envelope';
+import fp from 'fastify-plugin';
+import type { FeatureOptions } from '../feature';
 
 /** A readiness check that waits longer than this for the database calls it unreachable. */
 const readinessTimeoutMs = 1_000;
@@ -13,7 +14,7 @@ const readinessTimeoutMs = 1_000;
  * checks"), and the answer to every request that arrives while the server shuts down:
  * `service-unavailable` with `Connection: close`, so a keep-alive client goes to another node.
  */
-export function registerHealthRoutes(app: App, database: DatabaseHandle): void {
+async function health(app: App, { database }: FeatureOptions): Promise<void> {
   const started = Date.now();
   let closing = false;
   app.addHook('preClose', async () => {
@@ -71,3 +72,10 @@ export function registerHealthRoutes(app: App, database: DatabaseHandle): void {
     },
   );
 }
+
+/**
+ * Wrapped with fastify-plugin: its answer to requests that arrive while the server shuts down is
+ * a hook of every route, and its closing flag goes up before any other feature's shutdown.
+ */
+export const healthFeature = fp(health, { name: 'health' });
+

@@ -1,18 +1,21 @@
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import { AffiliateInfo, Invite } from '../../../../lib/contract/invites';
 import { AffCodeBody, AffCodeParams } from '../../../../lib/contract/payments';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, optionalViewer, viewerOf } from '../auth/guard';
-import { createInviteService, type InviteService } from './service';
+import { viewerOf } from '../auth/guard';
+import { createInviteService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Invite codes and the affiliate relation (SPEC §5 Affiliate code, §7 aff-code). */
-export function registerInviteRoutes(app: App, ctx: AppContext): InviteService {
+export async function invitesFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const invites = createInviteService(ctx);
   const tags = ['users'];
 
-  app.get(
+  api.get(
     '/api/users/invite',
     {
       schema: {
@@ -20,12 +23,11 @@ export function registerInviteRoutes(app: App, ctx: AppContext): InviteService {
         summary: 'The viewer’s 8-character invite code and invite link (`/?aff=CODE`); the code is given on the first request and never changes',
         response: { 200: BodyEnvelope(Invite) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await invites.invite(viewerOf(request).id)),
   );
 
-  app.post(
+  api.post(
     '/api/users/aff-code',
     {
       schema: {
@@ -35,7 +37,6 @@ export function registerInviteRoutes(app: App, ctx: AppContext): InviteService {
         body: AffCodeBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const outcome = await invites.accept(viewerOf(request).id, request.body.affCode);
@@ -45,7 +46,7 @@ export function registerInviteRoutes(app: App, ctx: AppContext): InviteService {
     },
   );
 
-  app.get(
+  api.get(
     '/papi/users/aff-code/:code',
     {
       schema: {
@@ -55,10 +56,8 @@ export function registerInviteRoutes(app: App, ctx: AppContext): InviteService {
         params: AffCodeParams,
         response: { 200: BodyEnvelope(AffiliateInfo) },
       },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await invites.affiliate(request.params.code, request.viewer?.id ?? null)),
   );
 
-  return invites;
 }

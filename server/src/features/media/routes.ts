@@ -3,17 +3,19 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import multipart from '@fastify/multipart';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { CreateMediaBody, MediaIdParams, MediaVariants, MediaView, UpdateMediaBody, UploadedBinary } from '../../../../lib/contract/media';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { media } from '../../db/schema';
 import { AppError } from '../../errors';
 import { withBody } from '../../http/envelope';
 import { withUploadedFile } from '../../http/multipart';
 import { contentTypeOf } from '../../media/images';
 import { servedKey } from '../../media/pipeline';
-import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { giftFolder } from '../gifts/domain';
 import { immutableCache, isGiftFile, keyedCache, needsUnlockKey, parseMediaFile, parseRange, servableStatuses } from './domain';
 import { createMediaService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 const MediaParams = Type.Object({ file: Type.String({ maxLength: 128 }) });
 const MediaQuery = Type.Object({
@@ -21,7 +23,8 @@ const MediaQuery = Type.Object({
   k: Type.Optional(Type.String({ maxLength: 128, description: 'Unlock key of paid media.' })),
 });
 
-export function registerMediaRoutes(app: App, ctx: AppContext): void {
+export async function mediaFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const service = createMediaService(ctx);
   const servable = ctx.db
     .select({ format: media.format, price: media.price, mediaType: media.mediaType })
@@ -79,10 +82,11 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
   );
 
   // Multipart is parsed only here, so no other route accepts uploads by accident.
-  void app.register(async (scope) => {
-    await scope.register(multipart, {
+  void app.register(async (uploads) => {
+    await uploads.register(multipart, {
       limits: { fileSize: Math.max(ctx.config.mediaMaxImageBytes, ctx.config.mediaMaxVideoBytes), files: 1, fields: 0, parts: 1 },
     });
+    const { api: scope } = await viewerScope(uploads);
     scope.post(
       '/api/media/binary',
       {
@@ -92,7 +96,6 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
           consumes: ['multipart/form-data'],
           response: { 200: BodyEnvelope(UploadedBinary) },
         },
-        preHandler: authenticate,
       },
       async (request) => {
         const viewer = requireVerifiedEmail(request);
@@ -101,7 +104,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
     );
   });
 
-  app.post(
+  api.post(
     '/api/media',
     {
       schema: {
@@ -110,12 +113,11 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         body: CreateMediaBody,
         response: { 200: BodyEnvelope(Type.Array(MediaView)) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.create(requireVerifiedEmail(request), request.body)),
   );
 
-  app.put(
+  api.put(
     '/api/media/:id',
     {
       schema: {
@@ -125,12 +127,11 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         body: UpdateMediaBody,
         response: { 200: BodyEnvelope(MediaView) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.update(viewerOf(request).id, request.params.id, request.body)),
   );
 
-  app.post(
+  api.post(
     '/api/media/:id/copy/',
     {
       schema: {
@@ -139,12 +140,11 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         params: MediaIdParams,
         response: { 200: BodyEnvelope(MediaView) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.copy(viewerOf(request).id, request.params.id)),
   );
 
-  app.get(
+  api.get(
     '/api/media/:id',
     {
       schema: {
@@ -153,7 +153,6 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
         params: MediaIdParams,
         response: { 200: BodyEnvelope(MediaView) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.view(viewerOf(request).id, request.params.id)),
   );

@@ -1,16 +1,22 @@
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import { Counts, NotificationPage, NotificationsQuery } from '../../../../lib/contract/notifications';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { errors } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, viewerOf } from '../auth/guard';
+import { viewerOf } from '../auth/guard';
 import { notificationsPageSize, parseTypes } from './domain';
 import { createNotificationService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
+import { notificationSocketFeature } from './socket';
 
-export function registerNotificationRoutes(app: App, ctx: AppContext): void {
+export async function notificationsFeature(app: App, { ctx, realtime }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  // Its websocket messages (docs/realtime.md).
+  realtime.register(notificationSocketFeature(ctx));
   const service = createNotificationService(ctx);
 
-  app.get(
+  api.get(
     '/api/2/notifications',
     {
       schema: {
@@ -19,7 +25,6 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
         querystring: NotificationsQuery,
         response: { 200: BodyEnvelope(NotificationPage) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -36,11 +41,10 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/2/notifications/read',
     {
       schema: { tags: ['notifications'], summary: 'Mark every notification up to now as read', response: { 200: OkEnvelope } },
-      preHandler: authenticate,
     },
     async (request) => {
       await service.markRead(viewerOf(request).id);
@@ -48,11 +52,10 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/count/',
     {
       schema: { tags: ['notifications'], summary: 'The badge counts of the navigation', response: { 200: BodyEnvelope(Counts) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.counts(viewerOf(request).id)),
   );

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, lte, notExists, or, sql, type Place
 import type { Counts, Notification, NotificationPage, NotificationType } from '../../../../lib/contract/notifications';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db';
+import type { Tx as Writer } from '../../db/tx';
 import { preparedStatement } from '../../db/prepared';
 import { PageCursors } from '../../http/page-cursors';
 import { blocks, follows, media, notifications, posts, profileVisits, users } from '../../db/schema';
@@ -13,7 +14,7 @@ import { notificationRecorded, notificationToPush } from '../../realtime/after-c
 import { chatCounts } from '../chat/counts';
 
 /** The database or an open transaction: notifications are written with the change they tell of. */
-export type Writer = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+export type { Writer };
 
 export interface NotificationInput {
   /** Who is notified. */

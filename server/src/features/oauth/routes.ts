@@ -1,17 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { usernameProblem } from '../../../../lib/contract/usernames';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { AppError } from '../../errors';
 import { platformOnly } from '../../http/origins';
-import type { Jobs } from '../../jobs';
 import { randomToken, refreshCookie, refreshTokenMs, sessionMarker, tokenHash } from '../auth/domain';
 import { startSession } from '../auth/service';
 import { requestLifetimeMs, safeReturnPath, signupLifetimeMs, stateCookie, suggestedUsername, withOutcome } from './domain';
 import { escapeHtml, languageOf, messagePage, page, sendHtml, translator, type Language } from './html';
-import type { OAuthProviders } from './providers';
 import { registerOAuthSandboxPage } from './sandbox-page';
 import { createOAuthService, type OAuthRequestRow } from './service';
+import type { FeatureOptions } from '../feature';
 
 const tags = ['auth'];
 
@@ -40,7 +39,8 @@ const SignupForm = Type.Object({
  * is the state cookie (`fs_oauth`, HttpOnly) binding a sign-in to the browser that started it,
  * single-use request tokens that live ten minutes, and return paths of this site only.
  */
-export function registerOAuthRoutes(app: App, ctx: AppContext, providers: OAuthProviders, jobs: Jobs): void {
+export async function oauthFeature(app: App, { ctx, jobs, services }: FeatureOptions): Promise<void> {
+  const providers = services.oauthProviders;
   const service = createOAuthService(ctx);
   const secure = (request: FastifyRequest) => request.protocol === 'https' || ctx.config.publicUrl.startsWith('https://');
   const cookieOptions = (request: FastifyRequest) => ({ httpOnly: true, sameSite: 'lax' as const, secure: secure(request), path: stateCookie.path });

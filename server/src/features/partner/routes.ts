@@ -16,17 +16,17 @@ import {
   PartnerStatus,
   PartnerUserParams,
 } from '../../../../lib/contract/partner';
-import type { App, AppContext } from '../../context';
-import type { Jobs } from '../../jobs';
+import type { App } from '../../context';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, requireLevel, viewerOf } from '../auth/guard';
+import { requireLevel, viewerOf } from '../auth/guard';
 import { cookieToSet, setCookieHeader } from '../cookies/domain';
-import type { UserService } from '../users/service';
 import { isPartnerCode } from './domain';
 import { createIdentityProviders } from './identity';
 import { registerIdentitySandboxPage } from './identity/sandbox-page';
 import { createPartnerService, purgeIdentityDocuments } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Checks a JSON body kept as text: it must parse and must not try to set an object's prototype. */
 function jsonProblem(text: string): 'empty' | 'invalid' | null {
@@ -44,19 +44,21 @@ function jsonProblem(text: string): 'empty' | 'invalid' | null {
  * provider (the built-in sandbox where it runs, docs/identity.md), badge
  * confirmation, partner codes, and the administrators' queue of applications.
  */
-export function registerPartnerRoutes(app: App, ctx: AppContext, userService: UserService, jobs: Jobs) {
+export async function partnerFeature(app: App, { ctx, jobs, services }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  const userService = services.users;
   const { providers, sandbox, defaultProvider } = createIdentityProviders(ctx);
   const service = createPartnerService(ctx, { providers, defaultProvider, users: userService });
   const tags = ['partner'];
   const adminTags = ['admin'];
 
-  app.get(
+  api.get(
     '/api/partner',
-    { schema: { tags, summary: 'The viewer’s place in the partner programme: approvedState, the partner form, the latest identity check', response: { 200: BodyEnvelope(PartnerStatus) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'The viewer’s place in the partner programme: approvedState, the partner form, the latest identity check', response: { 200: BodyEnvelope(PartnerStatus) } } },
     async (request) => withBody(await service.status(viewerOf(request).id)),
   );
 
-  app.put(
+  api.put(
     '/api/partner',
     {
       schema: {
@@ -66,12 +68,11 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         body: PartnerFormBody,
         response: { 200: BodyEnvelope(PartnerStatus) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.saveForm(viewerOf(request).id, request.body)),
   );
 
-  app.get(
+  api.get(
     '/api/partner/reg-done',
     {
       schema: {
@@ -80,7 +81,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         querystring: CompanyCodeQuery,
         response: { 200: BodyEnvelope(PartnerStatus) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.registrationDone(viewerOf(request).id, request.query.companyCode)),
   );
@@ -106,28 +106,27 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
-  app.get(
+  api.get(
     '/api/partner/cancel-verification',
     {
       schema: { tags, summary: 'Leave the programme before approval (7, 101, 105, 107, 110 → 0); a running identity check is cancelled', response: { 200: BodyEnvelope(PartnerStatus) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.cancel(viewerOf(request).id)),
   );
 
-  app.post(
+  api.post(
     '/api/partner/confirm-badge',
-    { schema: { tags, summary: 'An approved partner (120) shows the verified badge on the profile', response: { 200: BodyEnvelope(PartnerStatus) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'An approved partner (120) shows the verified badge on the profile', response: { 200: BodyEnvelope(PartnerStatus) } } },
     async (request) => withBody(await service.confirmBadge(viewerOf(request).id, true)),
   );
 
-  app.post(
+  api.post(
     '/api/partner/confirm-no-badge',
-    { schema: { tags, summary: 'An approved partner (120) does not show the verified badge', response: { 200: BodyEnvelope(PartnerStatus) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'An approved partner (120) does not show the verified badge', response: { 200: BodyEnvelope(PartnerStatus) } } },
     async (request) => withBody(await service.confirmBadge(viewerOf(request).id, false)),
   );
 
-  app.post(
+  api.post(
     '/api/partner/action-girl',
     {
       schema: {
@@ -136,7 +135,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         body: ActionGirlBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await service.actionGirl(viewerOf(request).id, request.body.actionState);
@@ -144,7 +142,7 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
-  app.get(
+  api.get(
     '/api/partner/start-id-check',
     {
       schema: {
@@ -152,12 +150,11 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         summary: 'Start an identity check (101 → 105): answers the provider page to send the person to; afterwards the provider returns them to /verify-request?check=',
         response: { 200: BodyEnvelope(IdCheckStart) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.startIdCheck(viewerOf(request).id, request.language)),
   );
 
-  app.get(
+  api.get(
     '/api/partner/check-id-check',
     {
       schema: {
@@ -165,7 +162,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         summary: 'The latest identity check: statusCode 2 when approved; otherwise -1 with id-check-pending, id-check-review, id-check-declined or id-check-not-started (and the check as body)',
         response: { 200: BodyEnvelope(IdentityCheck) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.checkIdCheck(viewerOf(request).id)),
   );
@@ -182,11 +178,10 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
       .send(file.stream);
   }
 
-  app.get(
+  api.get(
     '/api/partner/documents/:id',
     {
       schema: { tags, summary: 'A picture of an identity check (image/webp), for its owner and administrators only; not-found for anyone else', params: DocumentIdParams, produces: ['image/webp'] },
-      preHandler: authenticate,
     },
     async (request, reply) => sendDocument(reply, await service.documentFor(viewerOf(request), request.params.id)),
   );
@@ -206,7 +201,7 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
   );
 
   // Administrators (level 500).
-  app.get(
+  api.get(
     '/api/admin/partners',
     {
       schema: {
@@ -215,7 +210,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         querystring: AdminPartnersQuery,
         response: { 200: BodyEnvelope(PartnerApplicationList) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       requireLevel(request, 500);
@@ -223,11 +217,10 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
-  app.get(
+  api.get(
     '/api/admin/partners/:userId',
     {
       schema: { tags: adminTags, summary: 'One application (admins)', params: PartnerUserParams, response: { 200: BodyEnvelope(PartnerApplication) } },
-      preHandler: authenticate,
     },
     async (request) => {
       requireLevel(request, 500);
@@ -235,7 +228,7 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
-  app.post(
+  api.post(
     '/api/admin/partners/:userId/approve',
     {
       schema: {
@@ -245,7 +238,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         body: PartnerDecisionBody,
         response: { 200: BodyEnvelope(PartnerApplication) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const admin = requireLevel(request, 500);
@@ -253,7 +245,7 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     },
   );
 
-  app.post(
+  api.post(
     '/api/admin/partners/:userId/decline',
     {
       schema: {
@@ -263,7 +255,6 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
         body: PartnerDecisionBody,
         response: { 200: BodyEnvelope(PartnerApplication) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const admin = requireLevel(request, 500);
@@ -279,11 +270,10 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     ],
     ['restore-badge', 'restoreBadge', 'Give a revoked badge back (admins; 120 only): badgeVerifiedState 3 again, and the partner chooses again whether to show it. Logged with who decided'],
   ] as const) {
-    app.post(
+    api.post(
       `/api/admin/partners/:userId/${path}`,
       {
         schema: { tags: adminTags, summary, params: PartnerUserParams, body: PartnerDecisionBody, response: { 200: BodyEnvelope(PartnerApplication) } },
-        preHandler: authenticate,
       },
       async (request) => {
         const admin = requireLevel(request, 500);
@@ -292,11 +282,10 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
     );
   }
 
-  app.post(
+  api.post(
     '/api/admin/partners/:userId/action-girl-offer',
     {
       schema: { tags: adminTags, summary: 'Offer a partner the action-girl programme (admins): an actionGirlOffer notification. Logged', params: PartnerUserParams, response: { 200: OkEnvelope } },
-      preHandler: authenticate,
     },
     async (request) => {
       const admin = requireLevel(request, 500);
@@ -340,6 +329,4 @@ export function registerPartnerRoutes(app: App, ctx: AppContext, userService: Us
   });
 
   jobs.add({ name: 'identity-documents-purge', everyMs: 60 * 60_000, run: purgeIdentityDocuments });
-
-  return service;
 }

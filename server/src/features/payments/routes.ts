@@ -16,19 +16,20 @@ import {
   TransactionList,
   TransactionsQuery,
 } from '../../../../lib/contract/payments';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { paymentOrders } from '../../db/schema';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
 import { pickLanguage } from '../../http/language';
-import type { Jobs } from '../../jobs';
-import { authenticate, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { applyProcessorEvent, checkoutOf, createOrder, expireOrders, orderIdForKey, payWithSavedCard, processorsOf, toPaymentOrder } from './orders';
 import { SANDBOX } from './processors/sandbox';
 import { isTrustedReturnUrl, registerSandboxPages, sandboxTitle } from './sandbox-page';
 import { createPaymentService } from './service';
 import { createSpendRequests, siteOf } from '../spending/requests';
 import type { FastifyRequest } from 'fastify';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 const MERCHANT = 'Fanstage';
 
@@ -47,7 +48,8 @@ function jsonProblem(text: string): 'empty' | 'invalid' | null {
 }
 
 /** Card payments, the wallet and its history (SPEC §7 Payments). */
-export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): void {
+export async function paymentsFeature(app: App, { ctx, jobs }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const service = createPaymentService(ctx);
   const processors = processorsOf(ctx);
   const tags = ['payments'];
@@ -79,9 +81,9 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
   const cardWindowRequest = (userId: number, body: { packageId: number; spendRequestId?: string | undefined }) =>
     body.spendRequestId === undefined ? Promise.resolve(null) : spendRequests.forCardPayment(userId, body.spendRequestId, 'topup', `package:${body.packageId}`);
 
-  app.get(
+  api.get(
     '/api/payments/processors',
-    { schema: { tags, summary: 'The card processors a payment can go through', response: { 200: BodyEnvelope(ProcessorList) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'The card processors a payment can go through', response: { 200: BodyEnvelope(ProcessorList) } } },
     async (request) =>
       withBody(
         processors.all().map((processor) => ({
@@ -92,41 +94,39 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
       ),
   );
 
-  app.get(
+  api.get(
     '/api/payments/packages',
-    { schema: { tags, summary: 'Credit packages: `cValue` credits for `gValue` cents', response: { 200: BodyEnvelope(CreditPackageList) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Credit packages: `cValue` credits for `gValue` cents', response: { 200: BodyEnvelope(CreditPackageList) } } },
     async () => withBody(await service.packages()),
   );
 
-  app.get(
+  api.get(
     '/api/payments/balance',
     {
       schema: { tags, summary: 'The viewer’s credits, earnings, payouts requested, and the time of the last movement', response: { 200: BodyEnvelope(Balance) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.balance(viewerOf(request).id)),
   );
 
-  app.get(
+  api.get(
     '/api/payments/cards',
-    { schema: { tags, summary: 'The viewer’s saved cards (the processor keeps the card; we keep its token)', response: { 200: BodyEnvelope(CardList) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'The viewer’s saved cards (the processor keeps the card; we keep its token)', response: { 200: BodyEnvelope(CardList) } } },
     async (request) => withBody(await service.cards(viewerOf(request).id)),
   );
 
-  app.delete(
+  api.delete(
     '/api/payments/cards/:id',
-    { schema: { tags, summary: 'Forget a saved card of one’s own', params: CardIdParams, response: { 200: OkEnvelope } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Forget a saved card of one’s own', params: CardIdParams, response: { 200: OkEnvelope } } },
     async (request) => {
       await service.deleteCard(viewerOf(request).id, request.params.id);
       return ok;
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/payments/cards/',
     {
       schema: { tags, summary: 'Forget a saved card of one’s own, named in the body (as DELETE /api/payments/cards/{id}); -1 card-not-found for anyone else’s', body: CardRefBody, response: { 200: OkEnvelope } },
-      preHandler: authenticate,
     },
     async (request) => {
       await service.deleteCard(viewerOf(request).id, request.body.id);
@@ -134,11 +134,10 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
   );
 
-  app.post(
+  api.post(
     '/api/payments/order',
     {
       schema: { tags, summary: 'An order for a credit package (status `created`), with the processor page that pays it', body: OrderBody, response: { 200: BodyEnvelope(PaymentOrder) } },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -155,7 +154,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
   );
 
-  app.post(
+  api.post(
     '/api/payments/pay-new-card',
     {
       schema: {
@@ -164,7 +163,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         body: PayNewCardBody,
         response: { 200: BodyEnvelope(PaymentOrder) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -192,7 +190,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
   );
 
-  app.post(
+  api.post(
     '/api/payments/gopaybuy',
     {
       schema: {
@@ -202,7 +200,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         body: GopayBuyBody,
         response: { 200: BodyEnvelope(PaymentOrder) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -230,7 +227,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     },
   );
 
-  app.post(
+  api.post(
     '/api/payments/pay-old-card',
     {
       schema: {
@@ -240,7 +237,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         body: PayOldCardBody,
         response: { 200: BodyEnvelope(PaymentOrder) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -264,7 +260,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
   // `GET /api/payments/{gw}result?id=`: one static route per processor, since a parameter
   // cannot share a path segment with a fixed suffix.
   for (const processor of processors.all()) {
-    app.get(
+    api.get(
       `/api/payments/${processor.name}result`,
       {
         schema: {
@@ -273,7 +269,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
           querystring: PaymentResultQuery,
           response: { 200: BodyEnvelope(PaymentOrder) },
         },
-        preHandler: authenticate,
       },
       async (request) => {
         const viewer = viewerOf(request);
@@ -289,7 +284,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
     );
   }
 
-  app.get(
+  api.get(
     '/api/payments/transactions',
     {
       schema: {
@@ -298,7 +293,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext, jobs: Jobs): vo
         querystring: TransactionsQuery,
         response: { 200: BodyEnvelope(TransactionList) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.transactions(viewerOf(request).id, request.query)),
   );

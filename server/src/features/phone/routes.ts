@@ -1,16 +1,19 @@
 import { Type } from 'typebox';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import { SendPhoneCodeQuery, VerifyPhoneBody } from '../../../../lib/contract/account';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, viewerOf } from '../auth/guard';
+import { viewerOf } from '../auth/guard';
 import { sendPhoneCode, verifyPhone } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 const PhoneCodeSent = Type.Object({ phone: Type.String(), expiresInSeconds: Type.Integer() });
 
 /** Proving a phone number by an SMS code (SPEC §7): the signed-in person's own number only. */
-export function registerPhoneRoutes(app: App, ctx: AppContext): void {
-  app.get(
+export async function phoneFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  api.get(
     '/api/sms/send-verification-code',
     {
       schema: {
@@ -19,12 +22,11 @@ export function registerPhoneRoutes(app: App, ctx: AppContext): void {
         querystring: SendPhoneCodeQuery,
         response: { 200: BodyEnvelope(PhoneCodeSent) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await sendPhoneCode(ctx, viewerOf(request).id, request.query.phone)),
   );
 
-  app.post(
+  api.post(
     '/api/users/verify-phone',
     {
       schema: {
@@ -33,7 +35,6 @@ export function registerPhoneRoutes(app: App, ctx: AppContext): void {
         body: VerifyPhoneBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await verifyPhone(ctx, viewerOf(request).id, request.body.code);

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { blocks, posts, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { Writer } from '../notifications/service';
+import type { Tx as Writer } from '../../db/tx';
 
 /**
  * Who may see and act on a post. A deleted post, a post of a deleted or banned account and a post of

@@ -16,21 +16,27 @@ import {
   UpdatePostBody,
 } from '../../../../lib/contract/posts';
 import { ProfileList } from '../../../../lib/contract/users';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { visiblePost } from './access';
 import { createCommentService } from './comments';
 import { pageSizes } from './domain';
 import { createPostService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
+import { postSocketFeature } from './socket';
 
 /** Posts, likes, comments and post statistics (SPEC §7 Posts). */
-export function registerPostRoutes(app: App, ctx: AppContext): void {
+export async function postsFeature(app: App, { ctx, realtime }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  // Its websocket messages (docs/realtime.md).
+  realtime.register(postSocketFeature(ctx));
   const posts = createPostService(ctx);
   const comments = createCommentService(ctx);
   const tags = ['posts'];
 
-  app.post(
+  api.post(
     '/api/posts',
     {
       schema: {
@@ -40,7 +46,6 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
         body: CreatePostBody,
         response: { 200: BodyEnvelope(CreatedPost) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await posts.create(requireVerifiedEmail(request).id, request.body)),
   );
@@ -50,47 +55,44 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
     return withBody(await posts.one(id, viewerId));
   };
   const getPostSchema = { tags, summary: 'A post; scheduled posts exist for their owner only', params: PostIdParams, response: { 200: BodyEnvelope(Post) } };
-  app.get('/papi/posts/:id', { schema: getPostSchema, preHandler: optionalViewer }, async (request) => getPost(request.viewer?.id ?? null, request.params.id));
-  app.get('/api/posts/:id', { schema: getPostSchema, preHandler: authenticate }, async (request) => getPost(viewerOf(request).id, request.params.id));
+  api.get('/papi/posts/:id', { schema: getPostSchema }, async (request) => getPost(request.viewer?.id ?? null, request.params.id));
+  api.get('/api/posts/:id', { schema: getPostSchema }, async (request) => getPost(viewerOf(request).id, request.params.id));
 
-  app.put(
+  api.put(
     '/api/posts/:id',
     {
       schema: { tags, summary: 'Change a post’s text (its owner only); hashtags are read again', params: PostIdParams, body: UpdatePostBody, response: { 200: BodyEnvelope(Post) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await posts.update(viewerOf(request).id, request.params.id, request.body.text)),
   );
 
-  app.delete(
+  api.delete(
     '/api/posts/:id',
-    { schema: { tags, summary: 'Delete a post (its owner only)', params: PostIdParams, response: { 200: OkEnvelope } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Delete a post (its owner only)', params: PostIdParams, response: { 200: OkEnvelope } } },
     async (request) => {
       await posts.remove(viewerOf(request).id, request.params.id);
       return ok;
     },
   );
 
-  app.post(
+  api.post(
     '/api/posts/:id/likes',
     {
       schema: { tags, summary: 'Like a post (verified e-mail); liking twice is one like', params: PostIdParams, response: { 200: BodyEnvelope(LikeState) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await posts.setLike(requireVerifiedEmail(request).id, request.params.id, true)),
   );
 
-  app.delete(
+  api.delete(
     '/api/posts/:id/likes',
-    { schema: { tags, summary: 'Take a like back', params: PostIdParams, response: { 200: BodyEnvelope(LikeState) } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Take a like back', params: PostIdParams, response: { 200: BodyEnvelope(LikeState) } } },
     async (request) => withBody(await posts.setLike(viewerOf(request).id, request.params.id, false)),
   );
 
-  app.get(
+  api.get(
     '/api/posts/:id/likes',
     {
       schema: { tags, summary: 'Who liked the post, newest first, 15 a page (the post’s owner only)', params: PostIdParams, querystring: PageQuery, response: { 200: BodyEnvelope(ProfileList) } },
-      preHandler: authenticate,
     },
     async (request) =>
       withBody(await posts.likers(viewerOf(request).id, request.params.id, request.query.limit ?? pageSizes.likes, request.query.offset ?? 0)),
@@ -103,10 +105,10 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
     querystring: PageQuery,
     response: { 200: BodyEnvelope(CommentList) },
   };
-  app.get('/papi/posts/:id/comments', { schema: listSchema, preHandler: optionalViewer }, async (request) =>
+  api.get('/papi/posts/:id/comments', { schema: listSchema }, async (request) =>
     withBody(await comments.list(request.viewer?.id ?? null, request.params.id, request.query.limit ?? pageSizes.comments, request.query.ts)),
   );
-  app.get('/api/posts/:id/comments', { schema: listSchema, preHandler: authenticate }, async (request) =>
+  api.get('/api/posts/:id/comments', { schema: listSchema }, async (request) =>
     withBody(await comments.list(viewerOf(request).id, request.params.id, request.query.limit ?? pageSizes.comments, request.query.ts)),
   );
 
@@ -117,14 +119,14 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
     querystring: PageQuery,
     response: { 200: BodyEnvelope(CommentList) },
   };
-  app.get('/papi/posts/comments/:commentId', { schema: repliesSchema, preHandler: optionalViewer }, async (request) =>
+  api.get('/papi/posts/comments/:commentId', { schema: repliesSchema }, async (request) =>
     withBody(await comments.replies(request.viewer?.id ?? null, request.params.commentId, request.query.limit ?? pageSizes.replies, request.query.ts)),
   );
-  app.get('/api/posts/comments/:commentId', { schema: repliesSchema, preHandler: authenticate }, async (request) =>
+  api.get('/api/posts/comments/:commentId', { schema: repliesSchema }, async (request) =>
     withBody(await comments.replies(viewerOf(request).id, request.params.commentId, request.query.limit ?? pageSizes.replies, request.query.ts)),
   );
 
-  app.post(
+  api.post(
     '/api/posts/comments',
     {
       schema: {
@@ -133,16 +135,14 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
         body: CreateCommentBody,
         response: { 200: BodyEnvelope(Comment) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await comments.create(requireVerifiedEmail(request).id, request.body)),
   );
 
-  app.delete(
+  api.delete(
     '/api/posts/comments/:id',
     {
       schema: { tags, summary: 'Delete a comment (its author or the post’s owner) with its replies', params: CommentIdParams, response: { 200: OkEnvelope } },
-      preHandler: authenticate,
     },
     async (request) => {
       await comments.remove(viewerOf(request).id, request.params.id);
@@ -150,25 +150,25 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/posts/comments/:id/like',
-    { schema: { tags, summary: 'Like a comment (verified e-mail)', params: CommentIdParams, response: { 200: OkEnvelope } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Like a comment (verified e-mail)', params: CommentIdParams, response: { 200: OkEnvelope } } },
     async (request) => {
       await comments.setLike(requireVerifiedEmail(request).id, request.params.id, true);
       return ok;
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/posts/comments/:id/like',
-    { schema: { tags, summary: 'Take a comment like back', params: CommentIdParams, response: { 200: OkEnvelope } }, preHandler: authenticate },
+    { schema: { tags, summary: 'Take a comment like back', params: CommentIdParams, response: { 200: OkEnvelope } } },
     async (request) => {
       await comments.setLike(viewerOf(request).id, request.params.id, false);
       return ok;
     },
   );
 
-  app.post(
+  api.post(
     '/api/posts/comments/:id/report',
     {
       schema: {
@@ -182,7 +182,6 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
       preValidation: async (request) => {
         request.body ??= {};
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await comments.report(viewerOf(request).id, request.params.id, request.body.reason);
@@ -190,20 +189,19 @@ export function registerPostRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/papi/posts/:id/visit',
-    { schema: { tags, summary: 'Count a visit of a post’s own page', params: PostIdParams, response: { 200: OkEnvelope } }, preHandler: optionalViewer },
+    { schema: { tags, summary: 'Count a visit of a post’s own page', params: PostIdParams, response: { 200: OkEnvelope } } },
     async (request) => {
       await posts.visit(request.viewer?.id ?? null, request.params.id);
       return ok;
     },
   );
 
-  app.post(
+  api.post(
     '/papi/ga/',
     {
       schema: { tags, summary: 'Report what a viewer saw of a post in a list (duration, visible ratio, full screen, call to action)', body: PostStatsBody, response: { 200: OkEnvelope } },
-      preHandler: optionalViewer,
     },
     async (request) => {
       await posts.seen(request.viewer?.id ?? null, request.body);

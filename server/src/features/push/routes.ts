@@ -1,16 +1,19 @@
 import { DeviceBody, DeviceRemoveBody } from '../../../../lib/contract/push';
 import { OkEnvelope } from '../../../../lib/contract/envelope';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { ok } from '../../http/envelope';
-import { authenticate, sessionFamilyOf, viewerOf } from '../auth/guard';
+import { sessionFamilyOf, viewerOf } from '../auth/guard';
 import { pushService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Web push: the browsers that receive it (SPEC §7 POST /api/device). docs/push.md. */
-export function registerPushRoutes(app: App, ctx: AppContext): void {
+export async function pushFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const push = pushService(ctx);
   const tags = ['users'];
 
-  app.post(
+  api.post(
     '/api/device',
     {
       schema: {
@@ -20,7 +23,6 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
         body: DeviceBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await push.register(viewerOf(request).id, sessionFamilyOf(request), request.body);
@@ -28,7 +30,7 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/device',
     {
       schema: {
@@ -37,7 +39,6 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
         body: DeviceRemoveBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await push.remove(viewerOf(request).id, request.body.endpoint);

@@ -1,15 +1,16 @@
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { Release } from '../../../../lib/contract/release';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { withBody } from '../../http/envelope';
 import { createReleaseService } from './service';
+import type { FeatureOptions } from '../feature';
 
 /**
  * `GET /release?{timestamp}` (SPEC §7): which release of the site is live, so an open page on
  * an older one can offer a reload. Public and the same for everyone: the id is in the site's
  * own files anyway. The timestamp only defeats caches; it is accepted and ignored.
  */
-export function registerReleaseRoutes(app: App, ctx: AppContext): void {
+export async function releaseFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
   const releases = createReleaseService(ctx);
   app.get(
     '/release',

@@ -4,14 +4,15 @@ import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { PageQuery, PostList } from '../../../../lib/contract/posts';
 import { SearchFilter, SearchQuery, SearchTips, TagResult } from '../../../../lib/contract/search';
 import { ProfileList } from '../../../../lib/contract/users';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { AppError, errors } from '../../errors';
 import { withBody } from '../../http/envelope';
-import { optionalViewer } from '../auth/guard';
 import { pageOf } from '../timeline/domain';
 import { visitorPagesOf } from '../timeline/visitor-pages';
 import { searchSizes } from './domain';
-import { createSearchService, type SearchService } from './service';
+import { createSearchService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 const ActiveUsersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
@@ -40,12 +41,13 @@ const SearchUsersBody = Type.Object({
 const people = { 200: BodyEnvelope(ProfileList) };
 const postList = { 200: BodyEnvelope(PostList) };
 
-export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
+export async function searchFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const service = createSearchService(ctx);
   const visitorPages = visitorPagesOf(app, ctx);
   const viewerOf = (request: { viewer: { id: number } | null }) => request.viewer?.id ?? null;
 
-  app.get(
+  api.get(
     '/papi/discover/search',
     {
       schema: {
@@ -54,7 +56,6 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
         querystring: SearchFilter,
         response: people,
       },
-      preHandler: optionalViewer,
     },
     async (request) => {
       // SPEC §3, §5: gender 0 (everyone) is for logged-in people only, as on the timeline.
@@ -63,25 +64,23 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
     },
   );
 
-  app.get(
+  api.get(
     '/papi/discover/new-posts',
     {
       schema: { tags: ['discover'], summary: 'The newest posts with media, 30 a page by offset or ts', querystring: PageQuery, response: postList },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await service.newPosts(viewerOf(request), pageOf(request.query, searchSizes.newPosts))),
   );
 
-  app.get(
+  api.get(
     '/papi/discover/active-users',
     {
       schema: { tags: ['discover'], summary: 'Creators by when they were last seen, 30 a page', querystring: ActiveUsersQuery, response: people },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await service.activeUsers(viewerOf(request), request.query.limit ?? searchSizes.activeUsers, request.query.offset ?? 0)),
   );
 
-  app.get(
+  api.get(
     '/papi/search/users',
     {
       schema: {
@@ -90,13 +89,12 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
         querystring: SearchQuery,
         response: people,
       },
-      preHandler: optionalViewer,
     },
     async (request) =>
       withBody(await service.users(request.query.q, viewerOf(request), request.query.limit ?? searchSizes.users, request.query.offset ?? 0)),
   );
 
-  app.post(
+  api.post(
     '/papi/search/users',
     {
       schema: {
@@ -106,7 +104,6 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
         body: SearchUsersBody,
         response: people,
       },
-      preHandler: optionalViewer,
     },
     async (request) => {
       const variables = { ...request.body, ...request.body.variables };
@@ -115,11 +112,10 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
     },
   );
 
-  app.get(
+  api.get(
     '/papi/search/tips',
     {
       schema: { tags: ['search'], summary: 'Quick-search suggestions: at most 8 people and tags in all', querystring: QueryOnly, response: { 200: BodyEnvelope(SearchTips) } },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await service.tips(request.query.q, viewerOf(request))),
   );
@@ -137,7 +133,7 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
     async (request) => withBody(await service.tags(request.query.q, request.query.limit ?? searchSizes.tags)),
   );
 
-  app.get(
+  api.get(
     '/papi/search/posts',
     {
       schema: {
@@ -146,7 +142,6 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
         querystring: SearchQuery,
         response: postList,
       },
-      preHandler: optionalViewer,
     },
     async (request, reply) => {
       const viewerId = viewerOf(request);
@@ -160,5 +155,4 @@ export function registerSearchRoutes(app: App, ctx: AppContext): SearchService {
     },
   );
 
-  return service;
 }

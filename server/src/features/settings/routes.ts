@@ -1,11 +1,13 @@
 import { Settings } from '../../../../lib/contract/settings';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { withBody } from '../../http/envelope';
 import { vapidKeys } from '../push/service';
 import { buildSettings } from './domain';
+import type { FeatureOptions } from '../feature';
 
-export function registerSettingsRoutes(app: App, ctx: AppContext, oauthProviders: Settings['oauthProviders'] = []): void {
+export async function settingsFeature(app: App, { ctx, services }: FeatureOptions): Promise<void> {
+  const oauthProviders = services.oauthProviders.list();
   // Settings only change with the configuration, so the answer is built once — on the first
   // request, when the listening address (and so the default media address) is known.
   let answer: ReturnType<typeof withBody<Settings>> | undefined;

@@ -2,13 +2,14 @@ import { Type } from 'typebox';
 import { RelationsQuery, UserRefBody, ViewedProfile } from '../../../../lib/contract/account';
 import { BodyEnvelope, OkEnvelope } from '../../../../lib/contract/envelope';
 import { ProfileList } from '../../../../lib/contract/users';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { errors } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
-import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
-import type { UserService } from '../users/service';
+import { requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { createSearchService } from '../search/service';
 import { createSocialService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /**
  * GET /api/users (SPEC §7 `GET /api/users?listType=2`, `GET /users/?name`): the signed-in user's
@@ -22,41 +23,42 @@ const UserListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
 });
 
-export function registerSocialRoutes(app: App, ctx: AppContext, users: UserService): void {
+export async function socialFeature(app: App, { ctx, services }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  const users = services.users;
   const service = createSocialService(ctx, users);
   const search = createSearchService(ctx);
   const action = (summary: string) => ({
     schema: { tags: ['social'], summary, body: UserRefBody, response: { 200: OkEnvelope } },
-    preHandler: authenticate,
   });
 
-  app.post('/api/users/follow', action('Follow a user (verified e-mail needed); following twice is one follow'), async (request) => {
+  api.post('/api/users/follow', action('Follow a user (verified e-mail needed); following twice is one follow'), async (request) => {
     const viewer = requireVerifiedEmail(request);
     await service.follow(viewer.id, request.body.id);
     return ok;
   });
 
-  app.delete('/api/users/follow', action('Stop following a user'), async (request) => {
+  api.delete('/api/users/follow', action('Stop following a user'), async (request) => {
     await service.unfollow(viewerOf(request).id, request.body.id);
     return ok;
   });
 
-  app.post('/api/users/block', action('Block a user: both stop following each other and vanish from each other'), async (request) => {
+  api.post('/api/users/block', action('Block a user: both stop following each other and vanish from each other'), async (request) => {
     await service.block(viewerOf(request).id, request.body.id);
     return ok;
   });
 
-  app.delete('/api/users/block', action('Unblock a user'), async (request) => {
+  api.delete('/api/users/block', action('Unblock a user'), async (request) => {
     await service.unblock(viewerOf(request).id, request.body.id);
     return ok;
   });
 
-  app.post('/api/users/hide', action('Hide a user from the viewer’s suggestions and timelines'), async (request) => {
+  api.post('/api/users/hide', action('Hide a user from the viewer’s suggestions and timelines'), async (request) => {
     await service.hide(viewerOf(request).id, request.body.id);
     return ok;
   });
 
-  app.get(
+  api.get(
     '/api/users/relations',
     {
       schema: {
@@ -65,7 +67,6 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
         querystring: RelationsQuery,
         response: { 200: BodyEnvelope(Type.Array(ViewedProfile)) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -81,7 +82,7 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
     },
   );
 
-  app.get(
+  api.get(
     '/api/users',
     {
       schema: {
@@ -91,7 +92,6 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
         querystring: UserListQuery,
         response: { 200: BodyEnvelope(Type.Array(ViewedProfile)) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -106,7 +106,7 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
     },
   );
 
-  app.get(
+  api.get(
     '/papi/users/relations',
     {
       schema: {
@@ -115,7 +115,6 @@ export function registerSocialRoutes(app: App, ctx: AppContext, users: UserServi
         querystring: RelationsQuery,
         response: { 200: BodyEnvelope(ProfileList) },
       },
-      preHandler: optionalViewer,
     },
     async (request) => {
       const { query } = request;

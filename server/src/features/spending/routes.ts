@@ -19,19 +19,22 @@ import {
   UnlockResult,
 } from '../../../../lib/contract/payments';
 import { Type } from 'typebox';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { ok, withBody } from '../../http/envelope';
 import { reconcile } from '../../ledger/reconcile';
-import { authenticate, requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { requireLevel, requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { EARNINGS_PAGE_SIZE, MIN_PAYOUT_CENTS, PAYOUT_RESEND_WINDOW_MS } from './domain';
 import { createEarningsService } from './earnings';
 import { createSpendingService } from './service';
 import { AllowanceBody, CooldownBody, SiteSpending, SpendingLimits, SpendingLimitsBody, SpendReceipt, SpendRequest, SpendRequestParams } from '../../../../lib/contract/spending';
 import { EmbedOriginQuery } from '../../../../lib/contract/auth';
 import { createSpendingControls, createSpendRequests } from './requests';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Gifts, tips, media unlocks, earnings and payouts (SPEC §7). */
-export function registerSpendingRoutes(app: App, ctx: AppContext): void {
+export async function spendingFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const spending = createSpendingService(ctx);
   const earnings = createEarningsService(ctx);
   const requests = createSpendRequests(ctx);
@@ -40,7 +43,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
   const confirmNote =
     ' From a widget on a partner site, a spend beyond the allowance the fan gave the site answers confirmation-required with a spend request to confirm in the platform’s popup; the same request sent again with the `Fanstage-Confirmation` header naming the confirmed request spends once';
 
-  app.post(
+  api.post(
     '/api/posts/gift',
     {
       schema: {
@@ -50,12 +53,11 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: GiftPostBody,
         response: { 200: BodyEnvelope(GiftResult) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await requests.guarded(request, (via) => spending.giftPost(requireVerifiedEmail(request).id, request.body, via))),
   );
 
-  app.post(
+  api.post(
     '/api/users/tip',
     {
       schema: {
@@ -64,12 +66,11 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: TipBody,
         response: { 200: BodyEnvelope(GiftResult) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await requests.guarded(request, (via) => spending.tip(requireVerifiedEmail(request).id, request.body, via))),
   );
 
-  app.post(
+  api.post(
     '/api/media/unlock',
     {
       schema: {
@@ -79,13 +80,12 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: UnlockBody,
         response: { 200: BodyEnvelope(UnlockResult) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await requests.guarded(request, (via) => spending.unlock(requireVerifiedEmail(request).id, request.body, via))),
   );
 
   const spendTags = ['spending'];
-  app.get(
+  api.get(
     '/api/spend-requests/:id',
     {
       schema: {
@@ -94,7 +94,6 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         params: SpendRequestParams,
         response: { 200: BodyEnvelope(SpendRequest) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -102,7 +101,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/spend-requests/:id/confirm',
     {
       schema: {
@@ -111,27 +110,25 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         params: SpendRequestParams,
         response: { 200: BodyEnvelope(SpendRequest) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await requests.decide(requireVerifiedEmail(request), request.params.id, 'confirmed')),
   );
 
-  app.post(
+  api.post(
     '/api/spend-requests/:id/cancel',
     {
       schema: { tags: spendTags, summary: 'The fan (or the widget that asked) cancels a spend request: nothing moves', params: SpendRequestParams, response: { 200: BodyEnvelope(SpendRequest) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await requests.decide(viewerOf(request), request.params.id, 'cancelled')),
   );
 
-  app.get(
+  api.get(
     '/api/spending/limits',
-    { schema: { tags: spendTags, summary: 'The viewer’s spending limits, a raise waiting for its day, the cool-down, and what was spent today and this month', response: { 200: BodyEnvelope(SpendingLimits) } }, preHandler: authenticate },
+    { schema: { tags: spendTags, summary: 'The viewer’s spending limits, a raise waiting for its day, the cool-down, and what was spent today and this month', response: { 200: BodyEnvelope(SpendingLimits) } } },
     async (request) => withBody(await controls.limits(viewerOf(request).id)),
   );
 
-  app.put(
+  api.put(
     '/api/spending/limits',
     {
       schema: {
@@ -140,31 +137,28 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: SpendingLimitsBody,
         response: { 200: BodyEnvelope(SpendingLimits) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await controls.setLimits(viewerOf(request).id, request.body)),
   );
 
-  app.post(
+  api.post(
     '/api/spending/cooldown',
     {
       schema: { tags: spendTags, summary: 'Pause all spending for `hours`: every spend is refused with spending-cooldown until then; it cannot be shortened', body: CooldownBody, response: { 200: BodyEnvelope(SpendingLimits) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await controls.coolDown(viewerOf(request).id, request.body.hours)),
   );
 
-  app.get(
+  api.get(
     '/api/spending/receipts',
-    { schema: { tags: spendTags, summary: 'The viewer’s spends this month, everywhere, newest first (100 at most), with where each was made', response: { 200: BodyEnvelope(Type.Array(SpendReceipt)) } }, preHandler: authenticate },
+    { schema: { tags: spendTags, summary: 'The viewer’s spends this month, everywhere, newest first (100 at most), with where each was made', response: { 200: BodyEnvelope(Type.Array(SpendReceipt)) } } },
     async (request) => withBody(await controls.receipts(viewerOf(request).id, null)),
   );
 
-  app.put(
+  api.put(
     '/api/embed/consents',
     {
       schema: { tags: spendTags, summary: 'Change what a site the fan allowed may spend a month without asking (0: ask every time); not-found for a site not allowed', body: AllowanceBody, response: { 200: BodyEnvelope(SiteSpending) } },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -173,11 +167,10 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  api.get(
     '/api/embed/consents/spends',
     {
       schema: { tags: spendTags, summary: 'A site the fan allowed: its allowance, what it spent this month, and the receipts', querystring: EmbedOriginQuery, response: { 200: BodyEnvelope(SiteSpending) } },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -192,7 +185,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     response: { 200: BodyEnvelope(TransactionList) },
   };
   for (const url of ['/api/earnings', '/api/earnings/']) {
-    app.get(url, { schema: earningsSchema, preHandler: authenticate }, async (request) =>
+    api.get(url, { schema: earningsSchema }, async (request) =>
       withBody(await earnings.list(viewerOf(request).id, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
     );
   }
@@ -204,12 +197,12 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     response: { 200: BodyEnvelope(TransactionList) },
   };
   for (const url of ['/api/earnings/transactions-affil', '/api/earnings/transactions-affil/']) {
-    app.get(url, { schema: affiliateSchema, preHandler: authenticate }, async (request) =>
+    api.get(url, { schema: affiliateSchema }, async (request) =>
       withBody(await earnings.affiliateLines(viewerOf(request).id, request.query.userId, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
     );
   }
 
-  app.post(
+  api.post(
     '/api/earnings/payout',
     {
       schema: {
@@ -218,21 +211,19 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: PayoutBody,
         response: { 200: BodyEnvelope(Payout) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await earnings.requestPayout(requireVerifiedEmail(request).id, request.body)),
   );
 
-  app.get(
+  api.get(
     '/api/earnings/payout-destination',
     {
       schema: { tags, summary: 'Where the viewer’s payouts go (PayPal e-mail or a saved card) and the smallest payout', response: { 200: BodyEnvelope(PayoutDestination) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await earnings.destination(viewerOf(request).id)),
   );
 
-  app.put(
+  api.put(
     '/api/earnings/payout-destination',
     {
       schema: {
@@ -241,21 +232,19 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: PayoutDestinationBody,
         response: { 200: BodyEnvelope(PayoutDestination) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await earnings.setDestination(requireVerifiedEmail(request).id, request.body)),
   );
 
-  app.get(
+  api.get(
     '/api/earnings/payouts',
     {
       schema: { tags, summary: `The viewer’s payout requests, newest first, ${EARNINGS_PAGE_SIZE} a page`, querystring: EarningsQuery, response: { 200: BodyEnvelope(PayoutList) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await earnings.payouts(viewerOf(request).id, request.query.limit ?? EARNINGS_PAGE_SIZE, request.query.offset ?? 0)),
   );
 
-  app.get(
+  api.get(
     '/api/admin/payouts',
     {
       schema: {
@@ -264,7 +253,6 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         querystring: AdminPayoutsQuery,
         response: { 200: BodyEnvelope(AdminPayoutList) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       requireLevel(request, 500);
@@ -272,7 +260,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/admin/payouts/:id/sent',
     {
       schema: {
@@ -281,7 +269,6 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         params: PayoutIdParams,
         response: { 200: BodyEnvelope(Payout) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const admin = requireLevel(request, 500);
@@ -304,7 +291,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     pendingMismatches: Type.Array(Type.Object({ transferId: Type.Integer(), accountId: Type.Integer(), pending: Type.Integer(), fromEntries: Type.Integer() })),
   });
 
-  app.get(
+  api.get(
     '/api/admin/ledger/reconciliation',
     {
       schema: {
@@ -313,7 +300,6 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
           'The ledger reconciliation of `npm run reconcile` on the running server (admins): every balance recomputed from its entries in one consistent snapshot, read-only; `ok` when nothing differs (docs/ledger.md)',
         response: { 200: BodyEnvelope(ReconciliationReport) },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       requireLevel(request, 500);
@@ -322,7 +308,7 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  app.post(
+  api.post(
     '/api/earnings/ack',
     {
       schema: {
@@ -331,7 +317,6 @@ export function registerSpendingRoutes(app: App, ctx: AppContext): void {
         body: EarningsAckBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await earnings.acknowledge(viewerOf(request).id, request.body);

@@ -15,12 +15,11 @@ import {
   UpdateOfferBody,
 } from '../../../../lib/contract/subscriptions';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../../context';
-import type { Jobs } from '../../jobs';
+import type { App } from '../../context';
 import { AppError } from '../../errors';
 import { ok, withBody } from '../../http/envelope';
 import { pickLanguage } from '../../http/language';
-import { authenticate, optionalViewer, requireVerifiedEmail, viewerOf } from '../auth/guard';
+import { requireVerifiedEmail, viewerOf } from '../auth/guard';
 import { isTrustedReturnUrl } from '../payments/sandbox-page';
 import { RENEWAL_JOB_EVERY_MS, RENEWAL_JOB_NAME } from './domain';
 import { runRenewals } from './renewals';
@@ -29,9 +28,12 @@ import { checkoutOf, toPaymentOrder } from '../payments/orders';
 import { paymentOrders } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import { createSubscriptionService } from './service';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** Subscription offers, subscribing, renewals (SPEC §7 Subscriptions). */
-export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs): void {
+export async function subscriptionsFeature(app: App, { ctx, jobs }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const service = createSubscriptionService(ctx);
   const tags = ['subscriptions'];
   jobs.add({ name: RENEWAL_JOB_NAME, everyMs: RENEWAL_JOB_EVERY_MS, run: runRenewals });
@@ -62,7 +64,7 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     return { subscription: await service.view(order.subscriptionId, viewer.id), order: toPaymentOrder(order, await checkoutOf(ctx, order, request.language)) };
   }
 
-  app.post(
+  api.post(
     '/api/subscription/offer',
     {
       schema: {
@@ -71,12 +73,11 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         body: CreateOfferBody,
         response: { 200: BodyEnvelope(Offer) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.createOffer(requireVerifiedEmail(request).id, request.body)),
   );
 
-  app.delete(
+  api.delete(
     '/api/subscription/offer/:id',
     {
       schema: {
@@ -85,7 +86,6 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         params: IdParams,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await service.deleteOffer(viewerOf(request).id, request.params.id);
@@ -93,7 +93,7 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     },
   );
 
-  app.put(
+  api.put(
     '/api/subscription/offer/:id',
     {
       schema: {
@@ -104,12 +104,11 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         body: UpdateOfferBody,
         response: { 200: BodyEnvelope(Offer) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.updateOffer(viewerOf(request).id, request.params.id, request.body)),
   );
 
-  app.post(
+  api.post(
     '/api/subscription/offer/:id/archive',
     {
       schema: {
@@ -118,16 +117,14 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         params: IdParams,
         response: { 200: BodyEnvelope(Offer) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.archiveOffer(viewerOf(request).id, request.params.id, true)),
   );
 
-  app.post(
+  api.post(
     '/api/subscription/offer/:id/restore',
     {
       schema: { tags, summary: 'Offer an archived offer again (sellers only)', params: IdParams, response: { 200: BodyEnvelope(Offer) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.archiveOffer(viewerOf(request).id, request.params.id, false)),
   );
@@ -138,14 +135,14 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     querystring: OfferQuery,
     response: { 200: BodyEnvelope(OfferList) },
   };
-  app.get('/api/subscription/offer', { schema: offersSchema, preHandler: authenticate }, async (request) =>
+  api.get('/api/subscription/offer', { schema: offersSchema }, async (request) =>
     withBody(await service.offers(request.query.userId, viewerOf(request).id)),
   );
-  app.get('/papi/subscription/offer', { schema: offersSchema, preHandler: optionalViewer }, async (request) =>
+  api.get('/papi/subscription/offer', { schema: offersSchema }, async (request) =>
     withBody(await service.offers(request.query.userId, request.viewer?.id ?? null)),
   );
 
-  app.post(
+  api.post(
     '/api/subscription/subscribe/:offerId',
     {
       schema: {
@@ -156,13 +153,12 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         body: SubscribeBody,
         response: { 200: BodyEnvelope(Subscription) },
       },
-      preHandler: authenticate,
     },
     async (request) =>
       withBody(await spendRequests.guarded(request, (via) => service.subscribeWithCredits(requireVerifiedEmail(request).id, request.params.offerId, request.body?.priceCents, via))),
   );
 
-  app.post(
+  api.post(
     '/api/subscription/pay-new-card',
     {
       schema: {
@@ -171,7 +167,6 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         body: SubscriptionPayCardBody,
         response: { 200: BodyEnvelope(SubscriptionCheckout) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -187,7 +182,7 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     },
   );
 
-  app.post(
+  api.post(
     '/api/subscription/pay-old-card',
     {
       schema: {
@@ -196,7 +191,6 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         body: SubscriptionPayCardBody,
         response: { 200: BodyEnvelope(SubscriptionCheckout) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = requireVerifiedEmail(request);
@@ -208,34 +202,31 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
     },
   );
 
-  app.post(
+  api.post(
     '/api/subscription/cancel',
     {
       schema: { tags, summary: 'Cancel one’s subscription: active until its end date (24), not renewed', body: IdParams, response: { 200: BodyEnvelope(Subscription) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.cancel(viewerOf(request).id, request.body.id)),
   );
 
-  app.post(
+  api.post(
     '/api/subscription/revert-cancel',
     {
       schema: { tags, summary: 'Take a cancellation back while the paid period lasts (21 again)', body: IdParams, response: { 200: BodyEnvelope(Subscription) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.revertCancel(viewerOf(request).id, request.body.id)),
   );
 
-  app.get(
+  api.get(
     '/api/subscription/subscribing',
     {
       schema: { tags, summary: 'The viewer’s subscriptions, newest first, 30 a page', querystring: SubscriptionListQuery, response: { 200: BodyEnvelope(SubscriptionList) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.subscribing(viewerOf(request).id, request.query.offset ?? 0)),
   );
 
-  app.get(
+  api.get(
     '/api/subscription/subscribers',
     {
       schema: {
@@ -244,16 +235,14 @@ export function registerSubscriptionRoutes(app: App, ctx: AppContext, jobs: Jobs
         querystring: SubscriptionListQuery,
         response: { 200: BodyEnvelope(SubscriptionList) },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.subscribers(viewerOf(request).id, request.query.offset ?? 0, request.query.offerId)),
   );
 
-  app.get(
+  api.get(
     '/api/subscription/:id',
     {
       schema: { tags, summary: 'One subscription (its subscriber or its creator)', params: IdParams, response: { 200: BodyEnvelope(Subscription) } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.view(request.params.id, viewerOf(request).id)),
   );

@@ -4,13 +4,15 @@ import { BodyEnvelope } from '../../../../lib/contract/envelope';
 import { Int } from '../../../../lib/contract/bounds';
 import { HashtagParams, PageQuery, PostList, TimelineQuery, UserPostsQuery } from '../../../../lib/contract/posts';
 import { ProfileList, UserIdParams } from '../../../../lib/contract/users';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { errors } from '../../errors';
 import { withBody } from '../../http/envelope';
-import { authenticate, optionalViewer, viewerOf } from '../auth/guard';
+import { viewerOf } from '../auth/guard';
 import { pageOf, pageSizes, resolveGenderFilter } from './domain';
-import { createTimelineService, type TimelineService } from './service';
+import { createTimelineService } from './service';
 import { visitorPagesOf } from './visitor-pages';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 const TourQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) });
 const OnlineUsersQuery = Type.Object({
@@ -22,11 +24,12 @@ const OnlineUsersQuery = Type.Object({
 const posts = BodyEnvelope(PostList);
 const tags = ['feeds'];
 
-export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineService {
+export async function timelineFeature(app: App, { ctx }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
   const service = createTimelineService(ctx);
   const visitorPages = visitorPagesOf(app, ctx);
 
-  app.get(
+  api.get(
     '/papi/2/timeline',
     {
       schema: {
@@ -35,7 +38,6 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: TimelineQuery,
         response: { 200: posts },
       },
-      preHandler: optionalViewer,
     },
     async (request, reply) => {
       const viewerId = request.viewer?.id ?? null;
@@ -52,7 +54,7 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
     },
   );
 
-  app.get(
+  api.get(
     '/api/2/timeline',
     {
       schema: {
@@ -61,7 +63,6 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: PageQuery,
         response: { 200: posts },
       },
-      preHandler: authenticate,
     },
     async (request, reply) => {
       const viewerId = viewerOf(request).id;
@@ -72,7 +73,7 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
     },
   );
 
-  app.get(
+  api.get(
     '/papi/2/posts',
     {
       schema: {
@@ -81,17 +82,13 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: UserPostsQuery,
         response: { 200: posts },
       },
-      preHandler: optionalViewer,
     },
     async (request) =>
       withBody(await service.profilePosts(request.query.username, request.viewer?.id ?? null, pageOf(request.query, pageSizes.profilePosts), false)),
   );
 
-  for (const [prefix, preHandler] of [
-    ['/papi', optionalViewer],
-    ['/api', authenticate],
-  ] as const) {
-    app.get(
+  for (const prefix of ['/papi', '/api'] as const) {
+    api.get(
       `${prefix}/posts/media/timeline/:id`,
       {
         schema: {
@@ -101,22 +98,20 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
           querystring: PageQuery,
           response: { 200: posts },
         },
-        preHandler,
       },
       async (request) => withBody(await service.profilePosts(request.params.id, request.viewer?.id ?? null, pageOf(request.query, pageSizes.feed), true)),
     );
   }
 
-  app.get(
+  api.get(
     '/api/unlocked-posts',
     {
       schema: { tags, summary: 'Posts with media the viewer unlocked, newest first, 30 a page', querystring: PageQuery, response: { 200: posts } },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.unlockedPosts(viewerOf(request).id, pageOf(request.query, pageSizes.feed))),
   );
 
-  app.get(
+  api.get(
     '/api/scheduled-posts',
     {
       schema: {
@@ -125,12 +120,11 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: PageQuery,
         response: { 200: posts },
       },
-      preHandler: authenticate,
     },
     async (request) => withBody(await service.scheduledPosts(viewerOf(request).id, pageOf(request.query, pageSizes.feed))),
   );
 
-  app.get(
+  api.get(
     '/papi/posts/hashtag/:tag',
     {
       schema: {
@@ -140,21 +134,19 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: PageQuery,
         response: { 200: posts },
       },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await service.hashtagPosts(request.params.tag, request.viewer?.id ?? null, pageOf(request.query, pageSizes.feed))),
   );
 
-  app.get(
+  api.get(
     '/papi/posts/media/tour',
     {
       schema: { tags, summary: 'A random set of recent posts with media (7 by default), held 30 s', querystring: TourQuery, response: { 200: posts } },
-      preHandler: optionalViewer,
     },
     async (request) => withBody(await service.tour(request.viewer?.id ?? null, request.query.limit ?? pageSizes.tour)),
   );
 
-  app.get(
+  api.get(
     '/papi/online-users',
     {
       schema: {
@@ -163,7 +155,6 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
         querystring: OnlineUsersQuery,
         response: { 200: BodyEnvelope(ProfileList) },
       },
-      preHandler: optionalViewer,
     },
     async (request) =>
       withBody(
@@ -175,5 +166,4 @@ export function registerTimelineRoutes(app: App, ctx: AppContext): TimelineServi
       ),
   );
 
-  return service;
 }

@@ -6,10 +6,11 @@ import { repoRoot } from '../../config';
 import type { App } from '../../context';
 import { etagMatches } from '../../http/compression';
 import { loadTranslations, type Namespace } from './domain';
+import type { FeatureOptions } from '../feature';
 
 export const localesDir = path.join(repoRoot, 'lib', 'i18n', 'locales');
 
-export function registerTranslationRoutes(app: App): void {
+export async function translationsFeature(app: App, _options: FeatureOptions): Promise<void> {
   const answers = loadTranslations(localesDir);
 
   for (const namespace of ['client', 'enums'] as const satisfies readonly Namespace[]) {

@@ -4,28 +4,30 @@ import { BodyEnvelope, OkEnvelope, ErrorEnvelope } from '../../../../lib/contrac
 import { CheckEmailBody, CheckUsernameBody } from '../../../../lib/contract/check';
 import { ProfileList, PublicProfile, UserIdParams, UserSourceQuery, WhoToFollowQuery } from '../../../../lib/contract/users';
 import { usernameProblem } from '../../../../lib/contract/usernames';
-import type { App, AppContext } from '../../context';
+import type { App } from '../../context';
 import { failure, ok, withBody } from '../../http/envelope';
 import { hit } from '../../http/throttle';
 import { normalizeEmail } from '../auth/domain';
 import { withUploadedFile } from '../../http/multipart';
 import { isValidEmail } from '../settings/domain';
 import { whoToFollowDefaults } from './domain';
-import { createUserService, type UserService } from './service';
 import { Account, DeleteMeBody, UpdateMeBody, ViewedProfile } from '../../../../lib/contract/account';
 import { AppError } from '../../errors';
 import { avatarUploadLimits, AvatarUploadError } from '../../media/images';
-import { authenticate, optionalViewer, requireVerifiedEmail, sessionFamilyOf, viewerOf, type Viewer } from '../auth/guard';
+import { requireVerifiedEmail, sessionFamilyOf, viewerOf, type Viewer } from '../auth/guard';
+import type { FeatureOptions } from '../feature';
+import { viewerScope } from '../auth/access';
 
 /** A site the fan allowed learns what its widgets need of the account, not the e-mail address or the listed sites. */
 function accountFor(viewer: Viewer, account: Account): Account {
   return viewer.scope === 'widget' ? { ...account, email: '', embedOrigins: [] } : account;
 }
 
-export function registerUserRoutes(app: App, ctx: AppContext): UserService {
-  const service = createUserService(ctx);
+export async function usersFeature(app: App, { ctx, services }: FeatureOptions): Promise<void> {
+  const { api } = await viewerScope(app);
+  const service = services.users;
 
-  app.get(
+  api.get(
     '/papi/users/:id',
     {
       schema: {
@@ -35,18 +37,16 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
         querystring: UserSourceQuery,
         response: { 200: BodyEnvelope(Type.Union([ViewedProfile, PublicProfile])) },
       },
-      preHandler: optionalViewer,
     },
     // `source` (where the visitor came from) is accepted for the profile-visit statistics.
     async (request) =>
       withBody(request.viewer === null ? await service.profile(request.params.id) : await service.viewedProfile(request.params.id, request.viewer.id)),
   );
 
-  app.get(
+  api.get(
     '/api/users/me',
     {
       schema: { tags: ['account'], summary: 'The logged-in user’s own account', response: { 200: BodyEnvelope(Account) } },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -54,7 +54,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     },
   );
 
-  app.put(
+  api.put(
     '/api/users/me',
     {
       schema: {
@@ -63,7 +63,6 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
         body: UpdateMeBody,
         response: { 200: BodyEnvelope(Account) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       const viewer = viewerOf(request);
@@ -71,7 +70,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     },
   );
 
-  app.delete(
+  api.delete(
     '/api/users/me',
     {
       schema: {
@@ -80,7 +79,6 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
         body: DeleteMeBody,
         response: { 200: OkEnvelope },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       await service.deleteMe(viewerOf(request).id, request.body);
@@ -89,8 +87,9 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
   );
 
   // Multipart is parsed only here, so no other route accepts uploads by accident.
-  void app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: avatarUploadLimits.bytes, files: 1, fields: 0, parts: 1 } });
+  void app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: avatarUploadLimits.bytes, files: 1, fields: 0, parts: 1 } });
+    const { api: scope } = await viewerScope(uploads);
     scope.post(
       '/api/users/me/avatar',
       {
@@ -100,7 +99,6 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
           consumes: ['multipart/form-data'],
           response: { 200: BodyEnvelope(Account) },
         },
-        preHandler: authenticate,
       },
       async (request) => {
         const viewer = requireVerifiedEmail(request);
@@ -115,7 +113,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     );
   });
 
-  app.get(
+  api.get(
     '/api/users/:id',
     {
       schema: {
@@ -124,7 +122,6 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
         params: UserIdParams,
         response: { 200: BodyEnvelope(ViewedProfile) },
       },
-      preHandler: authenticate,
     },
     async (request) => {
       // Not a visit: the chat, the follow and call buttons and the tip button read profiles too.
@@ -197,5 +194,4 @@ export function registerUserRoutes(app: App, ctx: AppContext): UserService {
     },
   );
 
-  return service;
 }
