@@ -198,7 +198,7 @@ export function useCallWindow({ callId, onClosed, paymentMode = 'popup' }: UseCa
     endText: ended && endReason ? t(`calls.end.${endReason}`) : null,
     totalsText,
     problem: problem ? t(`calls.problem.${problem}`) : null,
-    error: error ? t(`errors.${error}`, { defaultValue: t('calls.end.failed') }) : null,
+    error: error ? t(`errors.${error.code}`, { defaultValue: t('calls.end.failed') }) : null,
     localStream: calls.localStream.value,
     remoteStream: calls.remoteStream.value,
     microphoneOn: calls.microphoneOn.value,
