@@ -17,7 +17,7 @@ import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline'
 import priceSelectorCss from '../lib/ui/PriceSelector/PriceSelector.module.css?inline';
 import uploadErrorCss from '../lib/ui/UploadError/UploadError.module.css?inline';
 import verifyEmailCss from '../lib/ui/VerifyEmailNotice/VerifyEmailNotice.module.css?inline';
-import formPartsCss from '../lib/ui/LoginForm/formParts.module.css?inline';
+import formPartsCss from '../lib/ui/shared/formParts.module.css?inline';
 import composerStyles from '../lib/ui/ChatComposer/ChatComposer.module.css';
 import { profileHref, signInFor } from './shared';
 import { usernameOf } from './base';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../lib/ui/FanstageProvider/context';
 import { Dialog } from '../lib/ui/dialog/Dialog';
 import { WalletTopUp } from '../lib/ui/WalletTopUp/WalletTopUp';
-import { formatMoney } from '../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../lib/ui/shared/money';
 import tokensCss from '../lib/ui/theme/tokens.css?inline';
 import walletTopUpCss from '../lib/ui/WalletTopUp/WalletTopUp.module.css?inline';
 import dialogCss from '../lib/ui/dialog/Dialog.module.css?inline';

@@ -62,7 +62,7 @@ export function useCallNotifications(fanstage: Fanstage): CallNotice {
       if (how === 'decline') calls.decline();
       if (how !== 'accept') return;
       if (await calls.accept()) navigateRef.current(`/videocall/${encodeURIComponent(callId)}`);
-      else if (live && calls.error.peek() === 'call-taken') tell('call-taken');
+      else if (live && calls.error.peek()?.code === 'call-taken') tell('call-taken');
     }
 
     // A tab opened by the worker to answer: the query says which call, then leaves the address.

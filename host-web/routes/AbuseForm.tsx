@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { AbuseReasons, AbuseTypes, abuseLimits, type AbusePreview, type AbuseReason, type AbuseReportBody, type AbuseType } from '../../lib/contract/abuse';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, errorMessage, focusFirstInvalid, formStyles } from '../../lib/ui/LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, errorMessage, focusFirstInvalid, formStyles } from '../../lib/ui/shared/formParts';
 import { usePageTitle, useSite } from '../site';
 import { AfterSessionCheck } from '../components/AfterSessionCheck';
 import { LoginNeeded } from './Settings';

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { ContactTopics, contactLimits, type ContactBody, type ContactTopic } from '../../lib/contract/contact';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField, errorMessage, focusFirstInvalid, formStyles, validateEmail } from '../../lib/ui/LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField, errorMessage, focusFirstInvalid, formStyles, validateEmail } from '../../lib/ui/shared/formParts';
 import { usePageTitle, useSite } from '../site';
 import { useTourSettings } from './tourSettings';
 import styles from './Contact.module.css';

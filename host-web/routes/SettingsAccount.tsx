@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../../lib/ui';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField, errorMessage, focusFirstInvalid, formStyles, validateEmail, validateNewPassword } from '../../lib/ui/LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField, errorMessage, focusFirstInvalid, formStyles, validateEmail, validateNewPassword } from '../../lib/ui/shared/formParts';
 import type { Fanstage } from '../../lib/sdk';
 import { usePageTitle, useSite } from '../site';
 import { LoginNeeded } from './Settings';

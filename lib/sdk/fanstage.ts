@@ -80,6 +80,13 @@ export interface Fanstage {
    * stores before that throws.
    */
   loadStores(): Promise<void>;
+  /**
+   * Stops everything this object set going: the realtime connection is closed, the session's
+   * refresh timer stopped, and every listener the stores put on the socket, the window and the
+   * document removed (each store's `dispose()`). For a page or widget that throws the object
+   * away (an unmounted widget, a test); the object is not to be used after.
+   */
+  dispose(): void;
 }
 
 export interface FanstageOptions extends ClientOptions {

@@ -12,7 +12,7 @@ import type { NotificationsStore } from './stores/notifications';
 import type { WalletStore } from './stores/wallet';
 import type { EarningsStore } from './stores/earnings';
 import type { SubscriptionsStore } from './stores/subscriptions';
-import { createSocket } from './socket';
+import { createSocket, type FanstageSocket } from './socket';
 import type { ChatStore } from './stores/chat';
 import type { CallsStore } from './stores/calls';
 import type { PushApi } from './push';
@@ -48,7 +48,8 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   if (confirmer) client.setSpendConfirmer(confirmer);
   const session = createSessionStore(client, sessionOptions);
   const activity = createActivity();
-  reportSession(session, activity);
+  // What this object listens to (the socket's messages, effects on shared signals): undone by dispose().
+  const stops: Array<() => void> = [reportSession(session, activity)];
   const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
   const posts = createPostStore(client, profiles, session);
   const isLoggedIn = () => session.isLoggedIn.peek();
@@ -56,6 +57,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   const settings = createSettingsStore(client);
   let push: PushApi | null = null;
 
+  let disposed = false;
   let heavy: HeavyStores | null = typeof source === 'function' ? null : source;
   let loading: Promise<void> | null = heavy ? Promise.resolve() : null;
   function loadStores(): Promise<void> {
@@ -118,37 +120,39 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
         },
         callOptions,
       );
-      reportCalls(store, activity);
+      stops.push(reportCalls(store, activity));
       return store;
     }));
   const getUploads = () => (uploads ??= untracked(() => code('uploads').createUploadStore(client, session)));
 
   // The chat and calls listen from the first connection on: a message or a ring is never missed.
-  effect(() => {
-    if (socket.connectedState.value === 'idle') return;
-    if (heavy) {
-      getChat();
-      getCalls();
-    } else {
-      void loadStores()
-        .then(() => {
-          getChat();
-          getCalls();
-        })
-        .catch(() => undefined);
-    }
-  });
+  const buildLive = () => {
+    getChat();
+    getCalls();
+  };
+  stops.push(
+    effect(() => {
+      if (socket.connectedState.value === 'idle') return;
+      if (heavy) buildLive();
+      else void loadStores().then(() => (disposed ? undefined : buildLive()), () => undefined);
+    }),
+  );
+  const listen: FanstageSocket['on'] = (type, handler) => {
+    const off = socket.on(type, handler);
+    stops.push(off);
+    return off;
+  };
   // Money pushed over the connection reaches the wallet (built for it once its code is in).
-  socket.on('amountChange', (message) => void (heavy ? getWallet().apply(message.balance) : undefined));
+  listen('amountChange', (message) => void (heavy ? getWallet().apply(message.balance) : undefined));
   // Counts and the badge: the site connects only once the stores' code is in (host-web/session.ts).
-  socket.on('updateCount', (message) => void (heavy ? getNotifications().setUnreadCount(message.notifications) : undefined));
-  socket.on('notificationsRead', () => void (heavy ? getNotifications().setUnreadCount(0) : undefined));
+  listen('updateCount', (message) => void (heavy ? getNotifications().setUnreadCount(message.notifications) : undefined));
+  listen('notificationsRead', () => void (heavy ? getNotifications().setUnreadCount(0) : undefined));
   // The partner programme moved (docs/partners.md): the account's approved state, partner and
   // seller flags change with it, and the notification that came with it counts on the badge.
   // The viewer's own profile follows too (partner, seller, the verified badge an administrator
   // may revoke), and on approval (120, SPEC §4 "triggers media reload") their loaded posts are
   // read again, so their media show as a seller's.
-  socket.on('eventMessage', (message) => {
+  listen('eventMessage', (message) => {
     if (message.event !== 'partnerStatusChanged' || !isLoggedIn()) return;
     const before = session.account.peek()?.approvedState;
     void session
@@ -165,7 +169,7 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   // The server ends this session (an admin block, a password changed elsewhere).
   // SPEC §6, §8: an administrator's block ends it as `banned`, a password changed elsewhere as
   // `disconnected-password`; the reason stays in `session.logoutReason` for the page to tell.
-  socket.on('beforeLogout', (message) =>
+  listen('beforeLogout', (message) =>
     void session.logout(message.reason === 'admin-blocked' ? 'banned' : message.reason === 'disconnected-password' ? 'disconnected-password' : 'logout'),
   );
   // Whatever changed while the connection was down came without a message: ask again.
@@ -174,24 +178,26 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     if (heavy) void getWallet().refresh().catch(() => undefined);
     if (heavy) void getNotifications().refreshCount().catch(() => undefined);
   };
-  socket.on('reconnected', refreshAfterGap);
+  listen('reconnected', refreshAfterGap);
   // The server missed what other nodes sent while its link to them was down.
-  socket.on('catchUp', refreshAfterGap);
+  listen('catchUp', refreshAfterGap);
   // The money of one viewer is never shown to the next: a logout forgets it.
   let wasLoggedIn = session.isLoggedIn.peek();
-  effect(() => {
-    const now = session.isLoggedIn.value;
-    if (wasLoggedIn && !now) {
-      socket.disconnect();
-      wallet?.reset();
-      earnings?.reset();
-      subscriptions?.reset();
-      chatStore?.reset();
-      calls?.reset();
-      lastCounts = null;
-    }
-    wasLoggedIn = now;
-  });
+  stops.push(
+    effect(() => {
+      const now = session.isLoggedIn.value;
+      if (wasLoggedIn && !now) {
+        socket.disconnect();
+        wallet?.reset();
+        earnings?.reset();
+        subscriptions?.reset();
+        chatStore?.reset();
+        calls?.reset();
+        lastCounts = null;
+      }
+      wasLoggedIn = now;
+    }),
+  );
   let relations: RelationsStore | null = null;
   let search: SearchStore | null = null;
   let feeds: FeedStore | null = null;
@@ -199,15 +205,28 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   let account: AccountApi | null = null;
   // Someone the viewer follows published: the open timelines offer it ('Load New Posts'). No
   // feed built yet means no timeline open, so nothing to offer it to.
-  socket.on('newPost', (message) => void feeds?.noticeNewPost(message.postId));
+  listen('newPost', (message) => void feeds?.noticeNewPost(message.postId));
   // A media this viewer unlocked in another tab (or window) opens here too, in every list.
-  socket.on('eventMessage', (message) => {
+  listen('eventMessage', (message) => {
     if (message.event !== 'mediaUnlock') return;
     const mediaId = message.data?.mediaId;
     const key = message.data?.mediaUnlockHash;
     if (typeof mediaId === 'number' && typeof key === 'string' && key !== '') posts.applyUnlock(mediaId, key);
   });
-  return {
+  /** Everything this object set going stops; see `Fanstage.dispose`. */
+  function dispose(): void {
+    if (disposed) return;
+    disposed = true;
+    for (const stop of stops.splice(0)) stop();
+    chatStore?.dispose();
+    calls?.dispose();
+    feeds?.dispose();
+    notifications?.reset();
+    socket.disconnect();
+    session.dispose();
+  }
+
+  const fanstage = {
     client,
     activity,
     get api() {
@@ -262,6 +281,8 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
     },
     loadStores,
   };
+  // A method, not a store: left out of the object's keys, as a class's methods are.
+  return Object.defineProperty(fanstage, 'dispose', { value: dispose, enumerable: false }) as typeof fanstage & Pick<Fanstage, 'dispose'>;
 }
 
 /**

@@ -14,6 +14,7 @@
  *   socket.on(type, fn)     () => void  a handler for one server message type, or
  *                           `'reconnected'` (open again after a drop: re-fetch what may have
  *                           been missed). Returns the unsubscribe.
+ *   socket.listenerCount()  number  the handlers registered with `on`
  *
  *   socket.connectedState   ReadonlySignal<'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed'>
  *   socket.attempts         ReadonlySignal<number>  reconnection attempts since the last open
@@ -478,6 +479,8 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     disconnect,
     send,
     on,
+    /** How many handlers `on` holds, of every type (a disposed Fanstage leaves none). */
+    listenerCount: (): number => [...handlers.values()].reduce((sum, set) => sum + set.size, 0),
   };
 }
 

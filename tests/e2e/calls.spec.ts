@@ -1,6 +1,6 @@
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import type { CreditPackage } from '../../lib/contract';
 import { apiProfile, clickClosingItsWindow, viewports } from './support';
 // The calls need the full browser: the headless shell decodes no fake camera's video, and a

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { apiProfile, viewports } from './support';
 import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, payOnCardPage, priceSalt, testCards } from './moneySupport';

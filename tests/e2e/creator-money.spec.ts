@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { apiProfile, viewports } from './support';
 import { jpeg, signUpVerifiedFan } from './postsSupport';
 import { payOnCardPage, priceSalt, testCards } from './moneySupport';

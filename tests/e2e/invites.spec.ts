@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
 import { signUpVerifiedFan, testPassword } from './postsSupport';
 import { accessToken, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';

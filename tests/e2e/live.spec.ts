@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Account } from '../../lib/contract';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { apiProfile, viewports } from './support';
 import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, creditPackages, payOnCardPage, priceSalt, testCards } from './moneySupport';

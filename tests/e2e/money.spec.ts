@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
 import { signUpVerifiedFan } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, ensureOffer, giftCatalogue, mediaAs, payOnCardPage, postLockedPhoto, priceSalt, testCards } from './moneySupport';

@@ -3,7 +3,7 @@ import { agreeToTerms, viewports } from './support';
 import { logIn, signUpVerifiedFan, testPassword } from './postsSupport';
 import { logInCreator, signUpCreator } from './creatorSupport';
 import { accessToken, creditPackages, payOnCardPage, testCards } from './moneySupport';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 
 /*
  * What a new user trips over in their first minutes (issue 20): each test is one defect as the

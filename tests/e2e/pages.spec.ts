@@ -5,7 +5,7 @@ import { agreeToTerms, apiCreators, apiProfile, expectNoSeriousA11yViolations, v
 import { logInDemoCreator, signUpVerifiedFan } from './postsSupport';
 import { payOnCardPage, priceSalt, testCards } from './moneySupport';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 
 type Envelope<T> = { statusCode: number; statusText?: string; body: T };
 

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { fanPriceCents, formatPrice } from '../../lib/sdk/rules/price';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { agreeToTerms, apiProfile, expectNoSeriousA11yViolations, viewports } from './support';
 import { creditPackages, payOnCardPage, postLockedPhoto, testCards } from './moneySupport';
 

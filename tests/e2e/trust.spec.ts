@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { apiProfile, clickClosingItsWindow, expectNoSeriousA11yViolations } from './support';
 import { signUpVerifiedFan } from './postsSupport';
 import { postThroughApi, signUpCreator } from './creatorSupport';

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createFanstage, PAYMENT_MESSAGE, type Fanstage, type PopupHandle } from '../../lib/sdk';
 import { WalletTopUp } from '../../lib/ui';
-import { formatMoney } from '../../lib/ui/WalletTopUp/money';
+import { formatMoney } from '../../lib/ui/shared/money';
 import { defineElements, walletTag } from '../../elements';
 import { fanstageFor } from '../../elements/shared';
 import type { TestServer } from '../support/server';

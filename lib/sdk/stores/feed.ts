@@ -275,13 +275,13 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
 
   // Lists depend on who asks (private timeline, flags, blocked users): start over on a change.
   let viewer: number | null | undefined;
-  effect(() => {
+  const stopWatching = effect(() => {
     const next = session.userId.value;
     if (viewer !== undefined && next !== viewer) for (const f of feeds.values()) f.reset();
     viewer = next;
   });
 
-  posts.onCreated((post) => {
+  const stopHearing = posts.onCreated((post) => {
     const username = post.user.username.toLowerCase();
     for (const f of feeds.values()) {
       if (post.startDate !== null && post.startDate > Date.now()) {
@@ -314,7 +314,15 @@ export function createFeedStore(posts: PostStore, session: SessionStore) {
     for (const f of open) f.offerNew(post);
   }
 
-  return { feed, noticeNewPost };
+  return {
+    feed,
+    noticeNewPost,
+    /** Stops following the viewer and the post store (a Fanstage object that is thrown away). */
+    dispose(): void {
+      stopWatching();
+      stopHearing();
+    },
+  };
 }
 
 export type FeedStore = ReturnType<typeof createFeedStore>;

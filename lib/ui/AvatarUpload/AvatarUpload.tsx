@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { FormAlert, FormShell, FormSuccess, formStyles } from '../LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, formStyles } from '../shared/formParts';
 import { useAvatarUpload, type AvatarUploadState, type UseAvatarUploadOptions } from './useAvatarUpload';
 import styles from './AvatarUpload.module.css';
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Account } from '../../contract';
 import { avatarUrl } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, type Message } from '../LoginForm/errorMessage';
+import { errorMessage, type Message } from '../shared/errorMessage';
 
 export interface AvatarUploadState {
   /** The picture now on the profile (500 px), or null. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { avatarUrl, callBlocker, formatPrice, takesCalls, type CallBlocker } from '../../sdk';
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/errorMessage';
+import type { Message } from '../shared/errorMessage';
 
 export interface UseCallButtonOptions {
   /** The creator to call, by username or id. */

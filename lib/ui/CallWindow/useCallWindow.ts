@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { formatDuration, type Call, type CallDevice, type CallLine, type CallPhase, type Gift } from '../../sdk';
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/errorMessage';
+import type { Message } from '../shared/errorMessage';
 import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 export interface UseCallWindowOptions {
   /**
@@ -198,7 +198,7 @@ export function useCallWindow({ callId, onClosed, paymentMode = 'popup' }: UseCa
     endText: ended && endReason ? t(`calls.end.${endReason}`) : null,
     totalsText,
     problem: problem ? t(`calls.problem.${problem}`) : null,
-    error: error ? t(`errors.${error}`, { defaultValue: t('calls.end.failed') }) : null,
+    error: error ? t(`errors.${error.code}`, { defaultValue: t('calls.end.failed') }) : null,
     localStream: calls.localStream.value,
     remoteStream: calls.remoteStream.value,
     microphoneOn: calls.microphoneOn.value,

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { formatDuration, type ChatCall } from '../../sdk';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 /** What a call entry looks like: its line of text and which icon goes with it. */
 export interface CallEntryText {

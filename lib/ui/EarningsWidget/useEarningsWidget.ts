@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useFanstage } from '../FanstageProvider/context';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 /** SPEC §9: a rise of the earnings is highlighted for 5 s. */
 export const EARNINGS_HIGHLIGHT_MS = 5000;

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, formStyles, type Message } from '../LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, formStyles, type Message } from '../shared/formParts';
 import { useEditProfileForm, type EditProfileField, type EditProfileFormState, type SelectOption, type UseEditProfileFormOptions } from './useEditProfileForm';
 import styles from './EditProfileForm.module.css';
 

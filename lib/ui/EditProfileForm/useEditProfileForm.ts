@@ -5,7 +5,7 @@ import type { Account, UpdateMeBody } from '../../contract';
 import { formatPrice, isSdkError, nearestPriceStep, priceSteps } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
 import { priceStepsNote } from '../PriceSelector/stepsNote';
-import { errorMessage, focusFirstInvalid, type Message } from '../LoginForm/formParts';
+import { errorMessage, focusFirstInvalid, type Message } from '../shared/formParts';
 
 /** The fields of the form, as the inputs hold them (strings, '' for "not set"). */
 export interface EditProfileValues {

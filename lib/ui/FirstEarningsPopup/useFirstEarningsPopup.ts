@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useFanstage } from '../FanstageProvider/context';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 export interface FirstEarningsPopupState {
   open: boolean;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, type Message } from '../LoginForm/errorMessage';
+import { errorMessage, type Message } from '../shared/errorMessage';
 
 export interface UseFollowButtonOptions {
   /** The user to follow, by id or username; the profile store loads it if needed. */

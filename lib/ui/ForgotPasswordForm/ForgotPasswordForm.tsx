@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField } from '../LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField } from '../shared/formParts';
 import { useForgotPasswordForm, type ForgotPasswordFormState } from './useForgotPasswordForm';
 import styles from './ForgotPasswordForm.module.css';
 

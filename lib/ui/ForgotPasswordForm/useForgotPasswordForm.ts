@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, focusFirstInvalid, validateEmail, type Message } from '../LoginForm/formParts';
+import { errorMessage, focusFirstInvalid, validateEmail, type Message } from '../shared/formParts';
 
 export interface ForgotPasswordFormState {
   title: string;

@@ -2,7 +2,7 @@ import { useId, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Gift } from '../../sdk';
 import '../theme/tokens.css';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 import { giftName } from './giftName';
 import styles from './GiftPicker.module.css';
 

@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/errorMessage';
+import type { Message } from '../shared/errorMessage';
 import { isMuted, playSound, whenActivated } from '../sound';
 import { alertTab } from './tabAlert';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 /** A ring every 3 s while the call rings. */
 export const RING_EVERY_MS = 3000;

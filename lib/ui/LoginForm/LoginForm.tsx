@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ExternalSignIn, useExternalSignIn, type ExternalSignInLink } from './ExternalSignIn';
-import { FormAlert, FormShell, LinkButton, SubmitButton, TextField } from './formParts';
+import { FormAlert, FormShell, LinkButton, SubmitButton, TextField } from '../shared/formParts';
 import { useLoginForm, type LoginFormState, type UseLoginFormOptions } from './useLoginForm';
 import styles from './LoginForm.module.css';
 

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, focusFirstInvalid, validateEmail, type Message } from './formParts';
+import { errorMessage, focusFirstInvalid, validateEmail, type Message } from '../shared/formParts';
 
 export interface UseLoginFormOptions {
   /** Called once the user is logged in, e.g. to close the login prompt. */

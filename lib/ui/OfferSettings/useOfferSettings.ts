@@ -5,7 +5,7 @@ import type { Offer } from '../../contract';
 import { formatPrice, isSdkError, priceSteps, SALT_UNIT } from '../../sdk';
 import { priceStepsNote } from '../PriceSelector/stepsNote';
 import { useFanstage } from '../FanstageProvider/context';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 export interface OfferMessage {
   kind: 'success' | 'error';

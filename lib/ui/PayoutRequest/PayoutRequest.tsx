@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 import { usePayoutRequest } from './usePayoutRequest';
 import styles from '../OfferSettings/creatorTools.module.css';
 

@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { PayoutMethods, type PayoutMethod } from '../../contract/constants';
 import { isSdkError } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 /** "12.50" or "12,50" → 1250 cents; null when it is not an amount. */
 export function parseDollars(text: string): number | null {

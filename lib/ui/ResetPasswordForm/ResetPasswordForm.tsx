@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField } from '../LoginForm/formParts';
+import { FormAlert, FormShell, FormSuccess, SubmitButton, TextField } from '../shared/formParts';
 import { useResetPasswordForm, type ResetPasswordFormState, type UseResetPasswordFormOptions } from './useResetPasswordForm';
 import styles from './ResetPasswordForm.module.css';
 

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, focusFirstInvalid, validateNewPassword, type Message } from '../LoginForm/formParts';
+import { errorMessage, focusFirstInvalid, validateNewPassword, type Message } from '../shared/formParts';
 
 export interface UseResetPasswordFormOptions {
   /** The hash of the mailed `/reset-password/{hash}` link. */

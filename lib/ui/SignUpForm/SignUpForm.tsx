@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ExternalSignIn, useExternalSignIn, type ExternalSignInLink } from '../LoginForm/ExternalSignIn';
-import { CheckboxField, FormAlert, FormShell, SubmitButton, TextField } from '../LoginForm/formParts';
+import { CheckboxField, FormAlert, FormShell, SubmitButton, TextField } from '../shared/formParts';
 import { useSignUpForm, type SignUpFormState, type UseSignUpFormOptions } from './useSignUpForm';
 import styles from './SignUpForm.module.css';
 

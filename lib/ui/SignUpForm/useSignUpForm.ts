@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { SignupStatus } from '../../contract/constants';
 import { isSdkError } from '../../sdk';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, focusFirstInvalid, validateEmail, validateNewPassword, type Message } from '../LoginForm/formParts';
+import { errorMessage, focusFirstInvalid, validateEmail, validateNewPassword, type Message } from '../shared/formParts';
 
 export interface UseSignUpFormOptions {
   /** Called once the account exists and the user is logged in with it. */

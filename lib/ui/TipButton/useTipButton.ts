@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import type { Gift } from '../../sdk';
 import type { PaymentMode } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
-import type { Message } from '../LoginForm/errorMessage';
+import type { Message } from '../shared/errorMessage';
 import { giftName } from '../GiftPicker/giftName';
 import { useGifts } from '../GiftPicker/useGifts';
 import { isMuted, playSound } from '../sound';
-import { formatMoney } from '../WalletTopUp/money';
+import { formatMoney } from '../shared/money';
 
 /** SPEC §8: gift-send-ok shows for 3 s. */
 export const TIP_SENT_MS = 3000;

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { FormAlert, FormSuccess, formStyles } from '../LoginForm/formParts';
+import { FormAlert, FormSuccess, formStyles } from '../shared/formParts';
 import { useVerifyEmailNotice, type VerifyEmailNoticeState } from './useVerifyEmailNotice';
 import styles from './VerifyEmailNotice.module.css';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, type Message } from '../LoginForm/errorMessage';
+import { errorMessage, type Message } from '../shared/errorMessage';
 
 export interface VerifyEmailNoticeState {
   /** True once the account is known to be verified: nothing left to ask. */

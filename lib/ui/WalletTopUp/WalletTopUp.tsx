@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../theme/tokens.css';
-import { formatMoney } from './money';
+import { formatMoney } from '../shared/money';
 import { useWalletTopUp, type UseWalletTopUpOptions, type WalletTopUpState } from './useWalletTopUp';
 import styles from './WalletTopUp.module.css';
 

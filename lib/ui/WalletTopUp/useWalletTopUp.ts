@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { Card, CreditPackage, PaymentOrder, Processor } from '../../sdk';
 import type { PaymentMode, PaymentProgress } from '../../sdk/stores/wallet';
 import { useFanstage } from '../FanstageProvider/context';
-import { errorMessage, type Message } from '../LoginForm/errorMessage';
+import { errorMessage, type Message } from '../shared/errorMessage';
 import { isMuted, playSound } from '../sound';
-import { cardLabel, formatMoney } from './money';
+import { cardLabel, formatMoney } from '../shared/money';
 
 export interface UseWalletTopUpOptions {
   /**
