@@ -49,6 +49,8 @@ import { registerPostRoutes } from './features/posts/routes';
 import { registerNotificationRoutes } from './features/notifications/routes';
 import { registerChatRoutes } from './features/chat/routes';
 import { registerPartnerRoutes } from './features/partner/routes';
+import { registerBadgeRoutes } from './features/badge/routes';
+import { registerOriginProofRoutes } from './features/origins/routes';
 import { chatSocketFeature } from './features/chat/socket';
 import { createCallSocket } from './features/calls/socket';
 import { registerCallRoutes } from './features/calls/routes';
@@ -233,6 +235,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const userService = registerUserRoutes(app, ctx);
   registerSocialRoutes(app, ctx, userService);
   registerPartnerRoutes(app, ctx, userService, jobs);
+  registerBadgeRoutes(app, ctx, jobs);
+  registerOriginProofRoutes(app, ctx, jobs);
   registerCookieRoutes(app);
   registerMediaRoutes(app, ctx);
   registerTimelineRoutes(app, ctx);
