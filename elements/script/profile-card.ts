@@ -14,6 +14,7 @@ import { formatCount } from '../../lib/sdk/rules/count';
 import { formatPrice } from '../../lib/sdk/rules/price';
 import { defineLite, escapeHtml, LiteElement, profileOf, settingsOf, type LiteContext, type LiteProfile, type LiteSettings, wordsOf, type LiteWords } from './lite';
 import { followButton, initialsOf } from './liteParts';
+import { badgeVerifierFor } from '../../lib/sdk/badge';
 
 /** elements/profile-card.ts `profileCardTag`, spelled out: importing it would bring React along. */
 const tag = 'fanstage-profile-card';
@@ -62,7 +63,7 @@ function badge(label: string): string {
 }
 
 /** ProfileCardView's ready state (lib/ui/ProfileCard/useProfileCard.ts `toCardData` decides the same things). */
-function readyCard(profile: CardProfile, settings: LiteSettings | null, language: Language, href: string, follow: boolean): string {
+function readyCard(profile: CardProfile, settings: LiteSettings | null, language: Language, href: string, follow: boolean, badgeVerified: boolean): string {
   const w = (key: string, values?: Record<string, string | number>) => escapeHtml(liteWord(language, key, values));
   const name = profile.displayName.trim() || profile.username;
   const src = settings ? avatarUrl(settings.mediaCDN, profile.avatarMedia, 120) : null;
@@ -70,7 +71,8 @@ function readyCard(profile: CardProfile, settings: LiteSettings | null, language
     ? `<img class="${styles.avatar}" src="${escapeHtml(src)}" alt="${w('profile.avatarOf', { name })}" width="120" height="120" loading="lazy" decoding="async">`
     : `<span class="${styles.initials}" role="img" aria-label="${w('profile.avatarOf', { name })}"><span aria-hidden="true">${escapeHtml(initialsOf(name))}</span></span>`;
   const online = profile.online ? `<span class="${styles.online}" role="img" aria-label="${w('profile.online')}" title="${w('profile.online')}"></span>` : '';
-  const verified = profile.hasBadge || profile.badgeVerifiedState === 3 ? badge(liteWord(language, 'profile.verified')) : '';
+  // Only a signed badge that verifies (lib/sdk/badge.ts), as the React card.
+  const verified = badgeVerified ? badge(liteWord(language, 'profile.verified')) : '';
   const stat = (key: 'followers' | 'posts', count: number) =>
     `<li data-stat="${key}"><span class="${styles.statValue}">${escapeHtml(formatCount(count))}</span> ${w(`profile.${key}Label`, { count })}</li>`;
   let prices = '';
@@ -116,10 +118,13 @@ class ProfileCardElement extends LiteElement {
       this.upgrade();
       return;
     }
+    const card = profile as CardProfile;
+    const badgeVerified = (card.hasBadge || card.badgeVerifiedState === 3) && (await badgeVerifierFor(base).check(card.username)) !== null;
+    if (!this.current(serial)) return;
     const root = this.shadow.querySelector(`.${styles.root}`);
     const follow = this.getAttribute('follow')?.trim().toLowerCase() !== 'false';
     // elements/shared.ts `profileHref`.
-    if (root) root.innerHTML = readyCard(profile as CardProfile, settings, language, `${base}/${encodeURIComponent(username)}`, follow);
+    if (root) root.innerHTML = readyCard(card, settings, language, `${base}/${encodeURIComponent(username)}`, follow, badgeVerified);
   }
 }
 

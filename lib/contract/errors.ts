@@ -48,6 +48,9 @@ export const ErrorKeys = [
   'spending-limit',
   'spending-cooldown',
   'embed-origins-not-allowed',
+  'origin-not-listed',
+  'origin-proof-failed',
+  'badge-not-issued',
   // profiles and the social graph
   'cannot-target-self',
   'must_be_18',

@@ -149,3 +149,8 @@ export type { PopupSignInOptions, PopupSignInTarget, PopupHandle, MessageSource,
 export { createPopupConfirmer, spendRequestsApi, goesOn, SPEND_ANSWER_MESSAGE } from './spendConfirm';
 export type { SpendConfirmer, PopupConfirmerOptions, SpendAnswerMessage } from './spendConfirm';
 export { spendingControlsApi } from './api-spending';
+export { verifyBadge, createBadgeVerifier, badgeVerifierFor } from './badge';
+export type { BadgeClaims, BadgeJwk, BadgeKeyLookup, BadgeVerifier, VerifyBadgeOptions } from './badge';
+export { siteProofApi } from './api-sites';
+export type { SiteProofApi } from './api-sites';
+export type { OriginProof, OriginProofToken, OriginProofProblem, BadgeAnswer } from '../contract/badge';

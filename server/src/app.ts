@@ -61,6 +61,8 @@ import { abuseFeature } from './features/abuse/routes';
 import { pushFeature } from './features/push/routes';
 import { phoneFeature } from './features/phone/routes';
 import { accountFeature } from './features/account/routes';
+import { badgeFeature } from './features/badge/routes';
+import { originProofsFeature } from './features/origins/routes';
 
 export interface RouteEntry {
   method: string;
@@ -252,6 +254,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(pushFeature, features);
   await app.register(phoneFeature, features);
   await app.register(accountFeature, features);
+  await app.register(badgeFeature, features);
+  await app.register(originProofsFeature, features);
   // Last: its start hook runs after the features' own, its shutdown hook after theirs (a call
   // ended by the shutdown still tells both people before their sockets close with 1001).
   await app.register(serving, features);

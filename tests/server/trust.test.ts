@@ -124,8 +124,9 @@ describe('the fan consents', () => {
       const refused = await call({ method: 'POST', url: '/api/embed/code', token: fan.accessToken, payload: { origin } });
       expect(refused.json).toEqual({ statusCode: -1, statusText: 'consent-required' });
     }
+    // Listed but not proven hers: only a claim, which the popup does not repeat (site-proof.test.ts proves one).
     const listed = await call({ url: '/api/embed/consent?origin=https%3A%2F%2Flisted.example', token: fan.accessToken });
-    expect(listed.json.body.listedBy).toEqual([{ username: creator.username, displayName: creator.username }]);
+    expect(listed.json.body.listedBy).toEqual([]);
     expect((await call({ url: '/api/embed/consents', token: fan.accessToken })).json.body).toEqual([]);
     // Not an origin exactly: no consent can be asked for it.
     expect((await call({ method: 'POST', url: '/api/embed/code', token: fan.accessToken, payload: { origin: 'https://x.example/path', allow: true } })).json.statusText).toBe(

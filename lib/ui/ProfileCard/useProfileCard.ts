@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -6,6 +6,7 @@ import { avatarUrl, formatCount, formatPrice, type PublicProfile, type Settings 
 import { useFanstage } from '../FanstageProvider/context';
 import { initialsOf } from '../../sdk/rules/initials';
 import { useHydrated } from '../hydrated';
+import { badgeVerifierFor } from '../../sdk/badge';
 
 export interface ProfileCardStat {
   key: 'followers' | 'posts';
@@ -82,6 +83,25 @@ export function useProfileCard(username: string, options: UseProfileCardOptions 
     if (settingsStore.status.peek() === 'idle') settingsStore.load().catch(() => undefined);
   }, [settingsStore]);
 
+  // The badge is shown only when the platform's signed statement about this username verifies
+  // (lib/sdk/badge.ts): asked for only when the profile says there is one.
+  const shown = entry?.profile.value ?? null;
+  const claimsBadge = shown !== null && (shown.hasBadge || shown.badgeVerifiedState === 3);
+  const claimedName = claimsBadge ? shown.username : null;
+  const [badge, setBadge] = useState<{ username: string; verified: boolean } | null>(null);
+  useEffect(() => {
+    if (claimedName === null) return;
+    let live = true;
+    void badgeVerifierFor(fanstage.client.baseUrl)
+      .check(claimedName)
+      .then((claims) => {
+        if (live) setBadge({ username: claimedName, verified: claims !== null });
+      });
+    return () => {
+      live = false;
+    };
+  }, [fanstage, claimedName]);
+
   const retry = useCallback(() => {
     void fanstage.profiles.load(username);
     if (settingsStore.status.peek() === 'error') settingsStore.load().catch(() => undefined);
@@ -108,10 +128,17 @@ export function useProfileCard(username: string, options: UseProfileCardOptions 
   if (!profile || settingsStatus === 'idle' || settingsStatus === 'loading') {
     return { status: 'loading', message: t('profile.loading') };
   }
-  return { status: 'ready', profile: toCardData(profile, settings, t, options.href) };
+  // And for the badge's check, so the badge does not pop in (or out) after the card is drawn.
+  if (claimedName !== null && badge?.username !== claimedName) return { status: 'loading', message: t('profile.loading') };
+  return { status: 'ready', profile: toCardData(profile, settings, t, options.href, claimedName !== null && badge?.verified === true) };
 }
 
-export function toCardData(profile: PublicProfile, settings: Settings | null, t: TFunction, href?: string): ProfileCardData {
+/**
+ * The card's data. `badgeVerified` is whether the platform's signed badge about this username
+ * verified (useProfileCard checks it); without it, the profile's own flags decide, for views
+ * that show what the platform answered them directly.
+ */
+export function toCardData(profile: PublicProfile, settings: Settings | null, t: TFunction, href?: string, badgeVerified?: boolean): ProfileCardData {
   const name = profile.displayName.trim() || profile.username;
   const avatarLabel = t('profile.avatarOf', { name });
   const src = settings ? avatarUrl(settings.mediaCDN, profile.avatarMedia, 120) : null;
@@ -136,7 +163,7 @@ export function toCardData(profile: PublicProfile, settings: Settings | null, t:
     avatar: src ? { src, alt: avatarLabel } : null,
     initials: initialsOf(name),
     initialsLabel: avatarLabel,
-    verified: profile.hasBadge || profile.badgeVerifiedState === 3 ? { label: t('profile.verified') } : null,
+    verified: (badgeVerified ?? (profile.hasBadge || profile.badgeVerifiedState === 3)) ? { label: t('profile.verified') } : null,
     online: profile.online ? { label: t('profile.online') } : null,
     stats: [
       { key: 'followers', value: formatCount(profile.followersCount), label: t('profile.followersLabel', { count: profile.followersCount }) },

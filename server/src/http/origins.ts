@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Database } from '../db';
-import { embedOrigins, users } from '../db/schema';
+import { embedOrigins, originProofs, users } from '../db/schema';
 import { AppError } from '../errors';
 import { originOf } from '../features/auth/domain';
 
@@ -19,7 +19,8 @@ import { originOf } from '../features/auth/domain';
  *   widget actions. Nothing about it comes from the origin itself; it comes from the fan.
  *
  * Creators' listed embed origins grant nothing by themselves any more: the sign-in popup shows
- * them to the fan as "listed by …", which helps the fan decide.
+ * the ones a creator proved are hers (features/origins) to the fan as "listed by …", which helps
+ * the fan decide. A listing alone is only a claim, and is not shown.
  */
 
 const publicOrigins = new Map<string, string | null>();
@@ -77,12 +78,13 @@ export async function platformOnly(request: FastifyRequest): Promise<void> {
   if (!sourceOf(request).platform) throw new AppError('origin-not-allowed');
 }
 
-/** Creators who listed `origin` for their widgets, for the consent screen ("listed by …"). */
+/** Creators who listed `origin` for their widgets and proved it theirs, for the consent screen ("listed by …"). */
 export async function creatorsListing(ctx: { db: Database }, origin: string): Promise<{ username: string; displayName: string }[]> {
   return ctx.db
     .select({ username: users.username, displayName: users.displayName })
     .from(embedOrigins)
     .innerJoin(users, eq(users.id, embedOrigins.userId))
+    .innerJoin(originProofs, and(eq(originProofs.userId, embedOrigins.userId), eq(originProofs.origin, embedOrigins.origin), isNotNull(originProofs.provenAt)))
     .where(and(eq(embedOrigins.origin, origin), isNull(users.deletedAt), isNull(users.bannedAt)))
     .orderBy(asc(users.username))
     .limit(5);

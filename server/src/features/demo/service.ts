@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { embedOrigins, media, subscriptionOffers, users } from '../../db/schema';
+import { embedOrigins, media, originProofs, subscriptionOffers, users } from '../../db/schema';
+import { newProofToken } from '../origins/domain';
 import { hashPassword } from '../auth/service';
 import { initialsSvg, renderAvatar, storeRendered, type RenderedImage } from '../../media/images';
 import { demoCreators, demoEmailDomain, demoFans, demoOffers, demoPartnerOrigins, demoStaff, initialsOf, type DemoUser } from './domain';
@@ -69,7 +70,11 @@ export async function seedDemoContent(ctx: AppContext, options: DemoSeedOptions 
         .returning({ id: media.id });
       await tx.update(users).set({ avatarMediaId: picture!.id }).where(eq(users.id, created!.id));
       if (person.embedsDemo) {
-        await tx.insert(embedOrigins).values(demoPartnerOrigins(ctx.config.publicUrl).map((origin) => ({ userId: created!.id, origin })));
+        const origins = demoPartnerOrigins(ctx.config.publicUrl);
+        await tx.insert(embedOrigins).values(origins.map((origin) => ({ userId: created!.id, origin })));
+        // The demo's origins are this server's own loopback names, serving the demo itself: proven
+        // by what they are (method 'demo', never fetched), so the popup names the demo creators.
+        await tx.insert(originProofs).values(origins.map((origin) => ({ userId: created!.id, origin, token: newProofToken(), method: 'demo', provenAt: now, checkedAt: now })));
       }
       const offers = person.isSeller && person.offersSubscriptions ? (demoOffers[person.username] ?? []) : [];
       if (offers.length > 0) {
