@@ -1,4 +1,4 @@
-import { guardSpend, recordSpend, type SpendVia } from './spend-guard';
+import { guardSpend, spendRecord, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
 /** The affiliate's share of the platform's fee on what a referred fan spends, in per cent. */
@@ -62,7 +62,8 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     },
     legs,
     fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
+    // The spend is recorded by the transfer's own statement, and only when it moves the money.
+    ...(grant === null ? {} : { alongside: spendRecord(spend, grant, input.key) }),
   });
-  if (grant !== null && !result.replayed) await recordSpend(tx, spend, grant, input.key);
   return result;
 }

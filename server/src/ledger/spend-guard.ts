@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { embedConsents, ledgerTransfers, spendRequests, spendingControls, spends, users } from '../db/schema';
 import { AppError } from '../errors';
 import type { Tx } from './transfer';
@@ -210,6 +210,18 @@ async function useConfirmation(tx: Tx, input: SpendInput, origin: string, id: st
     request.subject === input.subject;
   if (!matches) throw new AppError('confirmation-invalid');
   await tx.update(spendRequests).set({ status: 'used', decidedAt: input.via.at }).where(eq(spendRequests.id, id));
+}
+
+/**
+ * `recordSpend` as the insert a transfer writes alongside itself (`TransferInput.alongside`),
+ * for a spend moved by that transfer.
+ */
+export function spendRecord(input: SpendInput, grant: SpendGrant, transferKey: string): SQL {
+  return sql`insert into ${spends} (user_id, kind, amount, creator_id, origin, confirmed, transfer_key, hold_id, created_at)
+    select ${input.fanId}::int, ${input.kind}, ${input.amount}::int, ${input.creatorId}::int, ${grant.origin}, ${grant.confirmed}, ${transferKey}, null::int, ${input.via.at.toISOString()}::timestamptz
+    from t
+    on conflict do nothing
+    returning 1`;
 }
 
 /** Records a spend the guard allowed, once its money moved (a transfer, or a call minute's hold). */
