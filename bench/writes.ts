@@ -4,6 +4,7 @@
 // (once each) and the ledger is reconciled, so a faster path that loses or doubles money fails.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { accessToken } from './tokens';
 import { WebSocket } from 'ws';
@@ -32,6 +33,21 @@ interface Result {
   perSecond: number;
   p95: number;
   refused: number;
+  /** The server process's CPU time per write, in ms (user and system): what a busy machine does not blur. */
+  cpuMs: number | null;
+}
+
+/** CPU time a process has used, in ms, from /proc (null where there is none). */
+function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
@@ -40,9 +56,10 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : s
  * Runs `workers` loops, each writing one thing at a time until the time is up; only writes that
  * start after the warm-up are counted. Answers the rate, p95 and how many were refused.
  */
-async function measure(workers: number, write: (worker: number) => Promise<boolean>): Promise<Result> {
+async function measure(workers: number, write: (worker: number) => Promise<boolean>, serverPid?: number): Promise<Result> {
   const latencies: number[] = [];
   let refused = 0;
+  let cpuFrom: number | null = null;
   const start = performance.now();
   const countFrom = start + WARMUP_SECONDS * 1000;
   const end = countFrom + SECONDS * 1000;
@@ -50,6 +67,7 @@ async function measure(workers: number, write: (worker: number) => Promise<boole
     Array.from({ length: workers }, async (_, worker) => {
       while (performance.now() < end) {
         const began = performance.now();
+        if (began >= countFrom && cpuFrom === null) cpuFrom = cpuTimeMs(serverPid);
         const ok = await write(worker);
         if (began < countFrom) continue;
         if (ok) latencies.push(performance.now() - began);
@@ -57,8 +75,11 @@ async function measure(workers: number, write: (worker: number) => Promise<boole
       }
     }),
   );
+  const cpuTo = cpuTimeMs(serverPid);
   latencies.sort((a, b) => a - b);
-  return { done: latencies.length, perSecond: latencies.length / SECONDS, p95: Math.round(percentile(latencies, 0.95)), refused };
+  const writes = latencies.length + refused;
+  const cpuMs = cpuFrom === null || cpuTo === null || writes === 0 ? null : (cpuTo - cpuFrom) / writes;
+  return { done: latencies.length, perSecond: latencies.length / SECONDS, p95: Math.round(percentile(latencies, 0.95)), refused, cpuMs };
 }
 
 /** A fan's socket that sends paid messages one at a time and waits for each one's echo. */
@@ -91,7 +112,7 @@ async function chatSender(base: string, bearer: string): Promise<{ send: (receiv
 export async function benchWrites(tools: WritesTools): Promise<void> {
   const { check } = tools;
   console.log(`\nDurable money writes (PostgreSQL; ${IN_FLIGHT} in flight, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up)`);
-  await tools.withServerOnPostgres('fanstage_bench_writes', async ({ base, dbUrl, secret }) => {
+  await tools.withServerOnPostgres('fanstage_bench_writes', async ({ base, dbUrl, secret, child }) => {
     const pool = new pg.Pool({ connectionString: dbUrl, max: 4 });
     // The server's own database layer, for the ledger's transfers and its reconciliation.
     const handle = await openDatabase({ databaseUrl: dbUrl, dataDir: '' });
@@ -143,8 +164,8 @@ export async function benchWrites(tools: WritesTools): Promise<void> {
       const accepted = Math.ceil((MESSAGE_PRICE * salt) / 10_000);
 
       const rows: [string, Result][] = [];
-      rows.push(['paid chat, 50 fans to one creator', await measure(IN_FLIGHT, (i) => senders[i]!.send(creators[0]!, accepted))]);
-      rows.push(['paid chat, 50 fans to 50 creators', await measure(IN_FLIGHT, (i) => senders[i]!.send(creators[i]!, accepted))]);
+      rows.push(['paid chat, 50 fans to one creator', await measure(IN_FLIGHT, (i) => senders[i]!.send(creators[0]!, accepted), child.pid)]);
+      rows.push(['paid chat, 50 fans to 50 creators', await measure(IN_FLIGHT, (i) => senders[i]!.send(creators[i]!, accepted), child.pid)]);
       rows.push([
         "gifts on one creator's post",
         await measure(IN_FLIGHT, async (i) => {
@@ -154,13 +175,14 @@ export async function benchWrites(tools: WritesTools): Promise<void> {
             body: JSON.stringify({ postId: posts[0], giftId: gift.id, idempotencyKey: randomBytes(12).toString('hex') }),
           });
           return ((await answer.json()) as { statusCode: number }).statusCode > 0;
-        }),
+        }, child.pid),
       ]);
       for (const sender of senders) sender.close();
 
       for (const [name, r] of rows) {
         console.log(
           `  ${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(6)} /s  p95 ${String(r.p95).padStart(4)} ms  refused ${r.refused}  ` +
+            `server CPU ${r.cpuMs === null ? '?' : r.cpuMs.toFixed(2)} ms a write  ` +
             `${check(`${name}: per second`, Math.round(r.perSecond), writeBudgets.perSecond, true)}  ${check(`${name}: p95 ms`, r.p95, writeBudgets.p95Ms)}`,
         );
         if (r.refused > 0) tools.failures.push(`${name}: ${r.refused} writes refused`);

@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { users } from '../db/schema';
-import { authorizeSpend, recordSpend, type SpendVia } from './spend-guard';
+import { guardSpend, spendRecord, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
 /** The affiliate's share of the platform's fee on what a referred fan spends, in per cent. */
@@ -46,9 +44,8 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     throw new Error(`A payment needs 0 < earnerCents <= fanAmount, got ${earnerCents} of ${fanAmount}`);
   }
   const spend = { fanId: input.fanId, kind: input.kind, amount: fanAmount, creatorId: input.earnerId, subject: input.subject ?? input.kind, details: input.details, key: input.key, via: input.via };
-  const grant = await authorizeSpend(tx, spend);
-  const [fan] = await tx.select({ referrerId: users.referrerId }).from(users).where(eq(users.id, input.fanId));
-  const { legs: fees, affiliate } = feeLegs(input.fanId, fanAmount - earnerCents, fan?.referrerId ?? null);
+  const { grant, referrerId } = await guardSpend(tx, spend);
+  const { legs: fees, affiliate } = feeLegs(input.fanId, fanAmount - earnerCents, referrerId);
   const legs: Leg[] = [{ account: account.wallet(input.fanId), amount: -fanAmount }];
   if (earnerCents > 0) legs.push({ account: account.earnings(input.earnerId), amount: earnerCents });
   legs.push(...fees);
@@ -59,13 +56,14 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     counterpartyId: input.earnerId,
     meta: {
       ...input.meta,
-      ...(affiliate > 0 ? { affiliateId: fan?.referrerId ?? null, affiliateCents: affiliate } : {}),
+      ...(affiliate > 0 ? { affiliateId: referrerId, affiliateCents: affiliate } : {}),
       // Where it was spent, for the receipts; not part of what makes a resend the same request.
       ...(grant?.origin ? { site: grant.origin } : {}),
     },
     legs,
     fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
+    // The spend is recorded by the transfer's own statement, and only when it moves the money.
+    ...(grant === null ? {} : { alongside: spendRecord(spend, grant, input.key) }),
   });
-  if (grant !== null && !result.replayed) await recordSpend(tx, spend, grant, input.key);
   return result;
 }

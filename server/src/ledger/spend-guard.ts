@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { embedConsents, spendRequests, spendingControls, spends } from '../db/schema';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { embedConsents, ledgerTransfers, spendRequests, spendingControls, spends, users } from '../db/schema';
 import { AppError } from '../errors';
-import { findTransfer, type Tx } from './transfer';
+import type { Tx } from './transfer';
 
 /**
  * Where a spend of a fan's credits is made, and on whose word (docs/spending.md). Money leaves a
@@ -97,18 +97,24 @@ export function limitsAt(row: Pick<ControlsRow, 'dailyLimit' | 'monthlyLimit' | 
 /**
  * The fan's controls row, locked: every spend of one fan takes this lock first (before any
  * ledger account), so the sums below and the spend they allow are one step, however many
- * requests arrive at once.
+ * requests arrive at once. The same statement says whether a transfer was made under `key`
+ * already and who referred the fan (the payment's affiliate share): one round trip.
  */
-async function lockControls(tx: Tx, userId: number): Promise<ControlsRow> {
-  // One statement: an upsert that touches the row takes its lock, as SELECT … FOR UPDATE does,
-  // and opens it on a fan's first spend.
+async function lockControls(tx: Tx, userId: number, key: string): Promise<{ controls: ControlsRow; made: boolean; referrerId: number | null }> {
+  // An upsert that touches the row takes its lock, as SELECT … FOR UPDATE does, and opens it on
+  // a fan's first spend.
   const [row] = await tx
     .insert(spendingControls)
     .values({ userId })
     .onConflictDoUpdate({ target: spendingControls.userId, set: { userId: sql`excluded.user_id` } })
-    .returning();
+    .returning({
+      ...getTableColumns(spendingControls),
+      made: sql<boolean>`exists (select 1 from ${ledgerTransfers} where ${ledgerTransfers.idempotencyKey} = ${key})`.mapWith(Boolean),
+      referrer: sql<number | null>`(select ${users.referrerId} from ${users} where ${users.id} = ${userId})`,
+    });
   if (!row) throw new Error(`Spending controls of user ${userId} could not be read`);
-  return row;
+  const { made, referrer, ...controls } = row;
+  return { controls, made, referrerId: referrer === null ? null : Number(referrer) };
 }
 
 /**
@@ -139,11 +145,20 @@ export async function spentAt(tx: Tx, userId: number, at: Date, origin: string |
  * `confirmation-invalid`, or `ConfirmationNeeded`.
  */
 export async function authorizeSpend(tx: Tx, input: SpendInput): Promise<SpendGrant | null> {
+  return (await guardSpend(tx, input)).grant;
+}
+
+/** `authorizeSpend`, also answering who referred the fan (read in the same statement). */
+export async function guardSpend(tx: Tx, input: SpendInput): Promise<{ grant: SpendGrant | null; referrerId: number | null }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error(`A spend needs a positive amount, got ${input.amount}`);
-  if ((await findTransfer(tx, input.key)) !== undefined) return null;
+  const { controls, made, referrerId } = await lockControls(tx, input.fanId, input.key);
+  if (made) return { grant: null, referrerId };
+  return { grant: await checkSpend(tx, input, controls), referrerId };
+}
+
+async function checkSpend(tx: Tx, input: SpendInput, controls: ControlsRow): Promise<SpendGrant> {
   const { via } = input;
   const at = via.at;
-  const controls = await lockControls(tx, input.fanId);
   if (controls.cooldownUntil !== null && controls.cooldownUntil.getTime() > at.getTime()) {
     throw new AppError('spending-cooldown', { body: { until: controls.cooldownUntil.getTime() } });
   }
@@ -195,6 +210,18 @@ async function useConfirmation(tx: Tx, input: SpendInput, origin: string, id: st
     request.subject === input.subject;
   if (!matches) throw new AppError('confirmation-invalid');
   await tx.update(spendRequests).set({ status: 'used', decidedAt: input.via.at }).where(eq(spendRequests.id, id));
+}
+
+/**
+ * `recordSpend` as the insert a transfer writes alongside itself (`TransferInput.alongside`),
+ * for a spend moved by that transfer.
+ */
+export function spendRecord(input: SpendInput, grant: SpendGrant, transferKey: string): SQL {
+  return sql`insert into ${spends} (user_id, kind, amount, creator_id, origin, confirmed, transfer_key, hold_id, created_at)
+    select ${input.fanId}::int, ${input.kind}, ${input.amount}::int, ${input.creatorId}::int, ${grant.origin}, ${grant.confirmed}, ${transferKey}, null::int, ${input.via.at.toISOString()}::timestamptz
+    from t
+    on conflict do nothing
+    returning 1`;
 }
 
 /** Records a spend the guard allowed, once its money moved (a transfer, or a call minute's hold). */

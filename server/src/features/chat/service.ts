@@ -44,6 +44,7 @@ import { containsPattern } from '../social/domain';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
 import { profileColumns } from '../users/service';
 import { chatCounts } from './counts';
+import { openPair, senderAndResend, storeMessage, type Side } from './write';
 import { pushTo } from '../push/service';
 import {
   acceptsPrice,
@@ -63,7 +64,6 @@ import {
   type CallEntrySource,
   type ChatMessageInput,
   type MassMessageInput,
-  type PricedSide,
 } from './domain';
 
 /** Why a message the client sent was not stored: the client marks it failed (SPEC §4 failed draft states). */
@@ -252,7 +252,6 @@ const sideColumns = {
   messagePrice: users.messagePrice,
   emailVerified: users.emailVerified,
 };
-type Side = PricedSide & { isPartner: boolean; emailVerified: boolean };
 
 /**
  * Paid chat (SPEC §3 Conversation and Chat message, §7 Chat; docs/realtime.md). Every message
@@ -577,18 +576,19 @@ export function createChatService(ctx: AppContext) {
      * `refused`; a broken rule throws its AppError.
      */
     async send(senderId: number, input: ChatMessageInput, via: SpendVia = { channel: 'platform', at: now() }): Promise<SendOutcome> {
-      const known = await findMessage(db, senderId, input.msgId);
-      if (known !== undefined) return { stored: await deliver(known, true), replayed: true };
+      const { sender, resent } = await senderAndResend(db, senderId, input.msgId);
+      if (resent) {
+        const known = await findMessage(db, senderId, input.msgId);
+        if (known !== undefined) return { stored: await deliver(known, true), replayed: true };
+      }
       if (input.receiverId === senderId) throw new AppError('cannot-target-self');
-      const sender = await sideOf(db, senderId);
       if (sender === undefined) throw errors.userNotFound();
       if (!sender.emailVerified) return { refused: 'emailNotVerified', receiverId: input.receiverId, data: { msgId: input.msgId } };
 
       let result: { row: MessageRow; replayed: boolean; seqs?: Map<number, number> };
       try {
         result = await inTransaction(db, async (tx) => {
-          const receiver = await partnerOf(tx, senderId, input.receiverId);
-          const { mine, theirs } = await lockPair(tx, senderId, input.receiverId);
+          const { receiver, mine, theirs } = await openPair(tx, senderId, input.receiverId);
           const price = conversationPrice(sender, receiver, theirs.customPrice);
           if (!acceptsPrice(price, input.price)) throw new Refusal('notAcceptedPrice', { msgId: input.msgId, price });
           const chatMedia = input.mediaId === null ? null : await chatMediaOf(tx, senderId, input.mediaId);
@@ -609,29 +609,30 @@ export function createChatService(ctx: AppContext) {
           const nowMs = now().getTime();
           const sentAt = new Date(Math.max(nowMs, (mine.lastMessageAt?.getTime() ?? 0) + 1));
           const suspected = isSuspected(input.text, sender, receiver);
-          const [inserted] = await tx
-            .insert(chatMessages)
-            .values({
-              msgId: input.msgId,
-              senderId,
-              receiverId: input.receiverId,
-              text: input.text,
-              price,
-              giftId: gift?.id ?? null,
-              mediaId: chatMedia?.id ?? null,
-              suspectedUntil: suspected ? new Date(suspectedUntil(sentAt.getTime())) : null,
-              createdAt: sentAt,
-            })
-            .onConflictDoNothing()
-            .returning(messageColumns);
+          const fanAmount = price > 0 ? fanPriceCents(price, ctx.config.priceSalt) : 0;
+          // A salt below 1 × would make the fan pay less than the price; the seller never earns more than was paid.
+          const earnerCents = Math.min(price, fanAmount);
+          const earned = (price > 0 ? earnerCents : 0) + (gift?.cValue ?? 0);
+          // The message and both sides of the conversation in one statement; the payments below
+          // roll it back with them when they are refused.
+          const inserted = await storeMessage(tx, {
+            msgId: input.msgId,
+            senderId,
+            receiverId: input.receiverId,
+            text: input.text,
+            price,
+            giftId: gift?.id ?? null,
+            mediaId: chatMedia?.id ?? null,
+            suspectedUntil: suspected ? new Date(suspectedUntil(sentAt.getTime())) : null,
+            sentAt,
+            earned,
+          });
           if (inserted === undefined) {
             // The same msgId was stored by a resend that got here first: this one is that one.
             const stored = await findMessage(tx, senderId, input.msgId);
             if (stored === undefined) throw new Error('a chat message vanished');
             return { row: stored, replayed: true };
           }
-          let earned = 0;
-          const fanAmount = price > 0 ? fanPriceCents(price, ctx.config.priceSalt) : 0;
           // A message's price and its gift are one spend to the fan: a site asks him once, for both.
           let spendVia = via;
           if (via.channel === 'site' && !via.confirmed && fanAmount + (gift?.gValue ?? 0) > 0) {
@@ -648,8 +649,6 @@ export function createChatService(ctx: AppContext) {
             spendVia = { channel: 'site', at: via.at, origin: via.origin, confirmed: grant?.confirmed ?? false, allowed: true };
           }
           if (price > 0) {
-            // A salt below 1 × would make the fan pay less than the price; the seller never earns more than was paid.
-            const earnerCents = Math.min(price, fanAmount);
             await pay(tx, {
               key: `chat:${senderId}:${input.msgId}`,
               kind: 'chat-message',
@@ -660,7 +659,6 @@ export function createChatService(ctx: AppContext) {
               meta: { messageId: inserted.id },
               via: spendVia,
             });
-            earned += earnerCents;
           }
           if (gift !== null) {
             await pay(tx, {
@@ -673,27 +671,10 @@ export function createChatService(ctx: AppContext) {
               meta: { giftId: gift.id, messageId: inserted.id },
               via: spendVia,
             });
-            earned += gift.cValue;
             await recordNotification(tx, { userId: input.receiverId, type: 'chatGift', fromUserId: senderId, giftId: gift.id });
           }
           if (earned > 0) balancesChanged(tx, [senderId, input.receiverId]);
 
-          const suspectedAt = suspected ? sentAt : undefined;
-          await tx
-            .update(chatConversations)
-            .set({ lastMessageId: inserted.id, lastMessageAt: sentAt, archived: false, agreedPrice: price, lastSuspectedAt: suspectedAt })
-            .where(and(eq(chatConversations.userId, senderId), eq(chatConversations.partnerId, input.receiverId)));
-          await tx
-            .update(chatConversations)
-            .set({
-              lastMessageId: inserted.id,
-              lastMessageAt: sentAt,
-              lastIncomingAt: sentAt,
-              archived: false,
-              sumPrice: sql`${chatConversations.sumPrice} + ${earned}`,
-              lastSuspectedAt: suspectedAt,
-            })
-            .where(and(eq(chatConversations.userId, input.receiverId), eq(chatConversations.partnerId, senderId)));
           // Positions last: the receiver's stream head is the row every message to her waits
           // for, so it is locked only for this statement and the commit. A refusal above
           // (noMoney) never took one.

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, inArray, isNull, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Counts, Notification, NotificationPage, NotificationType } from '../../../../lib/contract/notifications';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db';
+import { rowsOf, type Database } from '../../db';
 import type { Tx as Writer } from '../../db/tx';
 import { preparedStatement } from '../../db/prepared';
 import { PageCursors } from '../../http/page-cursors';
@@ -40,70 +40,50 @@ export interface NotificationInput {
 export async function recordNotification(db: Writer, input: NotificationInput): Promise<void> {
   const fromUserId = input.fromUserId ?? null;
   if (fromUserId !== null && fromUserId === input.userId) return;
-  if (fromUserId !== null) {
-    const blocked = await db
-      .select({ one: sql<number>`1` })
-      .from(blocks)
-      .where(
-        or(
-          and(eq(blocks.blockerId, input.userId), eq(blocks.blockedId, fromUserId)),
-          and(eq(blocks.blockerId, fromUserId), eq(blocks.blockedId, input.userId)),
-        ),
-      )
-      .limit(1);
-    if (blocked.length > 0) return;
-  }
   // Times come from this process, like the read mark, so "unread" never depends on two clocks.
   const now = new Date();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  // One statement (it runs inside every gift's and like's transaction): the block check, the
+  // merge into the latest row of the same target, or else the new row.
+  const blocked =
+    fromUserId === null
+      ? sql`false`
+      : sql`exists (select 1 from ${blocks} where (${blocks.blockerId} = ${input.userId}::int and ${blocks.blockedId} = ${fromUserId}::int) or (${blocks.blockerId} = ${fromUserId}::int and ${blocks.blockedId} = ${input.userId}::int))`;
   const target = mergedTypes[input.type];
+  let merge = sql`select null::integer as id where false`;
   if (target !== undefined) {
     const sameTarget =
       target === 'post'
         ? input.postId == null
-          ? isNull(notifications.postId)
-          : eq(notifications.postId, input.postId)
+          ? sql`post_id is null`
+          : sql`post_id = ${input.postId}::int`
         : fromUserId === null
-          ? isNull(notifications.fromUserId)
-          : eq(notifications.fromUserId, fromUserId);
-    const latest = db
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(
-        and(
-          eq(notifications.userId, input.userId),
-          eq(notifications.type, input.type),
-          sameTarget,
-          gt(notifications.updatedAt, new Date(now.getTime() - mergeWindowMs)),
-          lte(notifications.updatedAt, now),
-        ),
-      )
-      .orderBy(desc(notifications.updatedAt))
-      .limit(1);
-    const merged = await db
-      .update(notifications)
-      .set({ count: sql`${notifications.count} + 1`, updatedAt: now, fromUserId })
-      .where(inArray(notifications.id, latest))
-      .returning({ id: notifications.id });
-    if (merged.length > 0) {
-      notificationRecorded(db, input.userId);
-      return;
-    }
+          ? sql`from_user_id is null`
+          : sql`from_user_id = ${fromUserId}::int`;
+    merge = sql`update ${notifications} set count = count + 1, updated_at = ${at}, from_user_id = ${fromUserId}::int
+      where id in (
+        select id from ${notifications}
+        where user_id = ${input.userId}::int and type = ${input.type} and ${sameTarget}
+          and updated_at > ${new Date(now.getTime() - mergeWindowMs).toISOString()}::timestamptz and updated_at <= ${at}
+        order by updated_at desc limit 1)
+        and not (select blocked from b)
+      returning id`;
   }
-  await db.insert(notifications).values({
-    userId: input.userId,
-    type: input.type,
-    fromUserId,
-    postId: input.postId ?? null,
-    commentId: input.commentId ?? null,
-    mediaId: input.mediaId ?? null,
-    giftId: input.giftId ?? null,
-    count: 1,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const [row] = rowsOf<{ blocked: boolean; inserted: boolean }>(
+    await db.execute(sql`
+      with b as (select ${blocked} as blocked), m as (${merge}), i as (
+        insert into ${notifications} (user_id, type, from_user_id, post_id, comment_id, media_id, gift_id, count, created_at, updated_at)
+        select ${input.userId}::int, ${input.type}, ${fromUserId}::int, ${input.postId ?? null}::int, ${input.commentId ?? null}::int, ${input.mediaId ?? null}::int,
+          ${input.giftId ?? null}::int, 1, ${at}, ${at}
+        where not (select blocked from b) and not exists (select 1 from m)
+        returning id
+      )
+      select (select blocked from b) as blocked, exists (select 1 from i) as inserted`),
+  );
+  if (row === undefined || row.blocked) return;
   // The user's open sockets get the new badge count once this write has committed.
   notificationRecorded(db, input.userId);
-  notificationToPush(db, { userId: input.userId, type: input.type, fromUserId, postId: input.postId ?? null });
+  if (row.inserted) notificationToPush(db, { userId: input.userId, type: input.type, fromUserId, postId: input.postId ?? null });
 }
 
 /**

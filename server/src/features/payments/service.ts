@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Balance, Card, CreditPackage, Transaction } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
-import { creditPackages, ledgerAccounts, ledgerEntries, ledgerHolds, ledgerTransfers, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
+import { rowsOf } from '../../db';
+import { creditPackages, ledgerAccounts, ledgerEntries, ledgerHolds, ledgerPendingCredits, ledgerTransfers, paymentCards, paymentOrders, payoutRequests, users } from '../../db/schema';
 import { AppError } from '../../errors';
-import { account, balanceOf } from '../../ledger';
 import { moneyUsersById } from './people';
 
 /** The credit packages offered on the top-up screen: `cValue` credits for `gValue` cents; the larger ones carry a bonus. */
@@ -51,36 +51,41 @@ export function createPaymentService(ctx: AppContext) {
     return found;
   }
 
+  /**
+   * A user's balances in one statement (it runs after every payment, for each side with a
+   * socket open): the wallet and earnings with their pending credits, the payouts asked for,
+   * the time of the latest ledger entry, whether a top-up was ever paid, and the earnings
+   * acknowledged. The latest entry is looked for among each account's newest entries by id
+   * (its index), not in all of them: an entry's time is its transaction's start, so a newer id
+   * can carry an older time, but never behind 64 others of one account.
+   */
   async function balance(userId: number): Promise<Balance> {
-    const [gBalance, cBalance, payout, latest, paid, user] = await Promise.all([
-      balanceOf(db, account.wallet(userId)),
-      balanceOf(db, account.earnings(userId)),
-      db
-        .select({ sum: sql<number>`coalesce(sum(${payoutRequests.amount}), 0)::bigint` })
-        .from(payoutRequests)
-        .where(and(eq(payoutRequests.userId, userId), eq(payoutRequests.status, 'requested'))),
-      db
-        .select({ ts: sql<string | null>`max(${ledgerEntries.createdAt})` })
-        .from(ledgerEntries)
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
-        .where(eq(ledgerAccounts.userId, userId)),
-      db
-        .select({ id: paymentOrders.id })
-        .from(paymentOrders)
-        .where(and(eq(paymentOrders.userId, userId), eq(paymentOrders.purpose, 'credits'), eq(paymentOrders.status, 'paid')))
-        .limit(1),
-      db.select({ acked: users.earningsAcked, seen: users.firstEarningsSeenAt }).from(users).where(eq(users.id, userId)),
-    ]);
-    const latestTs = latest[0]?.ts;
+    const [row] = rowsOf<{ wallet: string | null; earnings: string | null; payout: string; latest: Date | string | null; paid: boolean; acked: number | string | null; seen: Date | string | null }>(
+      await db.execute(sql`
+        with a as (select id, kind, balance from ${ledgerAccounts} where ${ledgerAccounts.userId} = ${userId}::int and ${ledgerAccounts.kind} in ('wallet', 'earnings'))
+        select
+          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint from a where a.kind = 'wallet') as wallet,
+          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint from a where a.kind = 'earnings') as earnings,
+          (select coalesce(sum(${payoutRequests.amount}), 0)::bigint from ${payoutRequests} where ${payoutRequests.userId} = ${userId}::int and ${payoutRequests.status} = 'requested') as payout,
+          (select max(e.created_at) from ${ledgerAccounts} la cross join lateral (
+            select created_at from ${ledgerEntries} where ${ledgerEntries.accountId} = la.id order by ${ledgerEntries.id} desc limit 64) e
+            where la.user_id = ${userId}::int) as latest,
+          exists (select 1 from ${paymentOrders} where ${paymentOrders.userId} = ${userId}::int and ${paymentOrders.purpose} = 'credits' and ${paymentOrders.status} = 'paid') as paid,
+          u.earnings_acked as acked, u.first_earnings_seen_at as seen
+        from (select 1) one left join ${users} u on u.id = ${userId}::int`),
+    );
+    const gBalance = Number(row?.wallet ?? 0);
+    const cBalance = Number(row?.earnings ?? 0);
+    const latest = row?.latest ?? null;
     return {
       gBalance,
       cBalance,
-      cPayout: Number(payout[0]?.sum ?? 0),
-      ts: latestTs ? new Date(latestTs).getTime() : 0,
-      isFirst: paid.length === 0,
+      cPayout: Number(row?.payout ?? 0),
+      ts: latest === null ? 0 : new Date(latest).getTime(),
+      isFirst: !(row?.paid ?? false),
       myCbalance: cBalance,
-      myCbalance_acked: Math.max(0, Math.min(user[0]?.acked ?? 0, cBalance)),
-      firstEarningsSeen: (user[0]?.seen ?? null) !== null,
+      myCbalance_acked: Math.max(0, Math.min(Number(row?.acked ?? 0), cBalance)),
+      firstEarningsSeen: (row?.seen ?? null) !== null,
     };
   }
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import webpush from 'web-push';
 import type { DeviceBody } from '../../../../lib/contract/push';
 import type { AppContext } from '../../context';
@@ -12,6 +13,8 @@ export interface VapidKeys {
 }
 
 const VAPID_KEY_NAME = 'vapid';
+/** The person a push is about (who wrote, who gave). */
+const sender = alias(users, 'push_sender');
 const keysOf = new WeakMap<object, Promise<VapidKeys>>();
 
 /**
@@ -142,16 +145,19 @@ function createPushService(ctx: AppContext): PushService {
 
     async send(userId, event) {
       try {
-        const [recipient] = await db
-          .select({ appLanguage: users.appLanguage, notificationSound: users.notificationSound })
-          .from(users)
-          .where(and(eq(users.id, userId), isNull(users.deletedAt), isNull(users.bannedAt)))
-          .limit(1);
-        if (recipient === undefined) return;
-        const [from] = await db.select({ username: users.username, displayName: users.displayName }).from(users).where(eq(users.id, event.fromUserId)).limit(1);
-        if (from === undefined) return;
-        const devices = await db.select().from(pushDevices).where(eq(pushDevices.userId, userId)).orderBy(asc(pushDevices.id));
-        if (devices.length === 0) return;
+        // One statement: the devices, their owner's settings and the sender's name. Most people
+        // have no device, and every chat message asks.
+        const rows = await db
+          .select({ device: pushDevices, appLanguage: users.appLanguage, notificationSound: users.notificationSound, username: sender.username, displayName: sender.displayName })
+          .from(pushDevices)
+          .innerJoin(users, and(eq(users.id, pushDevices.userId), isNull(users.deletedAt), isNull(users.bannedAt)))
+          .innerJoin(sender, eq(sender.id, event.fromUserId))
+          .where(eq(pushDevices.userId, userId))
+          .orderBy(asc(pushDevices.id));
+        if (rows.length === 0) return;
+        const recipient = { appLanguage: rows[0]!.appLanguage, notificationSound: rows[0]!.notificationSound };
+        const from = { username: rows[0]!.username, displayName: rows[0]!.displayName };
+        const devices = rows.map((row) => row.device);
         const keys = await vapidKeys(ctx);
         const payload = JSON.stringify(pushPayload(event, from, recipient, '/favicon.svg'));
         const results = await Promise.allSettled(devices.map((device) => post(device, payload, keys)));

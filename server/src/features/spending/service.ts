@@ -3,6 +3,7 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { GiftPostBody, GiftResult, TipBody, UnlockBody, UnlockResult } from '../../../../lib/contract/payments';
 import { fanPriceCents } from '../../../../lib/sdk/rules/price';
 import type { AppContext } from '../../context';
+import { rowsOf } from '../../db';
 import { gifts, media, mediaUnlocks, postMedia, posts, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { account, balanceOf, inTransaction, pay, type SpendVia, type Tx } from '../../ledger';
@@ -29,6 +30,18 @@ export function createSpendingService(ctx: AppContext) {
     return gift;
   }
 
+  /** A gift to `creatorId`, who must be a creator (only creators are paid), and the gift's values: one statement. */
+  async function giftTo(tx: Tx, creatorId: number, giftId: number) {
+    const [row] = rowsOf<{ creator: boolean | null; id: number | null; g_value: number; c_value: number }>(
+      await tx.execute(sql`
+        select (select ${users.isSeller} or ${users.isPartner} from ${users} where ${users.id} = ${creatorId}::int) as creator, g.id, g.g_value, g.c_value
+        from (select 1) one left join ${gifts} g on g.id = ${giftId}::int and g.active`),
+    );
+    if (row?.creator !== true) throw new AppError('gift-send-error');
+    if (row.id === null) throw new AppError('gift-not-found');
+    return { id: Number(row.id), gValue: Number(row.g_value), cValue: Number(row.c_value) };
+  }
+
   /** The key of a gift: the client's key when given (so a resend gives once), else a fresh one. */
   const giftKey = (fanId: number, clientKey: string | undefined) => `gift:${fanId}:${clientKey ?? randomBytes(12).toString('base64url')}`;
 
@@ -44,9 +57,7 @@ export function createSpendingService(ctx: AppContext) {
       return inTransaction(ctx.db, async (tx) => {
         const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
         if (post.userId === fanId) throw new AppError('cannot-target-self');
-        const [author] = await tx.select({ isSeller: users.isSeller, isPartner: users.isPartner }).from(users).where(eq(users.id, post.userId));
-        if (!author?.isSeller && !author?.isPartner) throw new AppError('gift-send-error');
-        const gift = await activeGift(tx, body.giftId);
+        const gift = await giftTo(tx, post.userId, body.giftId);
         const { replayed } = await pay(tx, {
           key: giftKey(fanId, body.idempotencyKey),
           kind: 'gift',
@@ -60,20 +71,23 @@ export function createSpendingService(ctx: AppContext) {
           details: { giftId: gift.id, postId: post.id },
         });
         if (!replayed) balancesChanged(tx, [fanId, post.userId]);
+        // The wallet is read before the post's row is taken: every gift on the post waits for
+        // that row until this one commits, so it is the last thing locked.
+        const wallet = await walletAnswer(tx, fanId);
         let totalGiftsCount: number;
         if (replayed) {
           const [row] = await tx.select({ count: posts.giftsCount }).from(posts).where(eq(posts.id, post.id));
           totalGiftsCount = row?.count ?? 0;
         } else {
+          await recordNotification(tx, { userId: post.userId, type: 'postGift', fromUserId: fanId, postId: post.id, giftId: gift.id });
           const [row] = await tx
             .update(posts)
             .set({ giftsCount: sql`${posts.giftsCount} + 1` })
             .where(eq(posts.id, post.id))
             .returning({ count: posts.giftsCount });
           totalGiftsCount = row?.count ?? 0;
-          await recordNotification(tx, { userId: post.userId, type: 'postGift', fromUserId: fanId, postId: post.id, giftId: gift.id });
         }
-        return { ...(await walletAnswer(tx, fanId)), totalGiftsCount };
+        return { ...wallet, totalGiftsCount };
       });
     },
 
