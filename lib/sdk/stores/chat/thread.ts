@@ -4,6 +4,10 @@
  * fresh `msgId` (its idempotency key), kept through every resend, so a message that did arrive
  * after all is stored and charged once; unsent drafts are kept in the draft storage so they
  * survive a reload.
+ *
+ * Past 400 lines on purpose: the history and the drafts are one list the person sees, and every
+ * move of a draft (sent, echoed, refused, resent, read) changes both together under one
+ * generation check. Split, the halves would pass the same mutable list and timers between them.
  */
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-core';
 import type { ChatHistory, ChatMedia, ChatMessage, SpendRequest, SpendRequestRef } from '../../../contract';
