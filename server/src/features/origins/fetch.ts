@@ -49,6 +49,8 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4 inside IPv6 (`::ffff:7f00:1` is 127.0.0.1 as the URL parser writes it), and NAT64.
+  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
