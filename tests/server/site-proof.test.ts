@@ -160,12 +160,12 @@ describe('proof of site ownership', () => {
 
 describe('the proof fetch in production', () => {
   it('refuses loopback, private, link-local and mapped addresses, by name or by number', async () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1']) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) expect(isPrivateAddress(address), address).toBe(false);
     pages.set('/.well-known/fanstage-verification.txt', { body: 'anything' });
-    for (const url of [`${siteOrigin}/.well-known/fanstage-verification.txt`, `http://localhost:${new URL(siteOrigin).port}/`, 'http://[::1]:9/', 'http://169.254.169.254/latest/meta-data/']) {
+    for (const url of [`${siteOrigin}/.well-known/fanstage-verification.txt`, `http://localhost:${new URL(siteOrigin).port}/`, 'http://[::1]:9/', 'http://[::ffff:127.0.0.1]:9/', 'http://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/']) {
       expect(await proofFetch(url, { allowPrivate: false }), url).toEqual({ ok: false, problem: 'address-refused' });
     }
     // The same address is reachable where private ones are allowed (development, tests).

@@ -26,7 +26,9 @@ export interface ProofFetchOptions {
 
 export type ProofFetchResult = { ok: true; status: number; body: string } | { ok: false; problem: OriginProofProblem; status?: number };
 
+// Two lists: a BlockList also matches IPv4 addresses against IPv6 rules of ::ffff:0:0/96.
 const refused = new BlockList();
+const refusedV6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -49,6 +51,8 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4 inside IPv6 (`::ffff:7f00:1` is 127.0.0.1 as the URL parser writes it), and NAT64.
+  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -57,7 +61,7 @@ for (const [net, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  refused.addSubnet(net, prefix, 'ipv6');
+  refusedV6.addSubnet(net, prefix, 'ipv6');
 }
 
 /** Whether `address` is anything but a public unicast address (an IPv4 inside IPv6 is judged as IPv4). */
@@ -67,7 +71,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family !== 6) return true;
   const mapped = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address) ?? /^::(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
   if (mapped) return refused.check(mapped[1]!, 'ipv4');
-  return refused.check(address, 'ipv6');
+  return refusedV6.check(address, 'ipv6');
 }
 
 class AddressRefused extends Error {}
