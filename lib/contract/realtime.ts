@@ -13,6 +13,7 @@
  */
 
 import type { ChatMessage, MassMessage } from './chat';
+import type { CallMessageType } from './rules/calls';
 
 /** The subprotocol every client asks for, and the one the server answers with. */
 export const REALTIME_PROTOCOL = 'fanstage.v1';
@@ -39,22 +40,8 @@ import type { SpendRequestRef } from './spending';
 export type ClientEvent = 'typing' | 'stoptyping' | 'mediaupload' | 'audiorecord';
 export type ServerEvent = ClientEvent | 'mediaChange' | 'partnerStatusChanged' | 'mediaUnlock' | 'messageDeleted' | 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
 
-/** SPEC §7 call message types, relayed between the two parties of a call. */
-export type CallMessageType =
-  | 'preOffer'
-  | 'preAnswer'
-  | 'callStart'
-  | 'callStop'
-  | 'iceCandidate'
-  | 'rtcOffer'
-  | 'creditOK'
-  | 'askForMoney'
-  | 'callEarnings'
-  | 'chatMessage'
-  | 'giftMessage'
-  | 'timeLeft'
-  | 'remoteStream'
-  | 'viewFrame';
+/** SPEC §7 call message types: the contract's rules of calls (lib/contract/rules/calls.ts). */
+export type { CallMessageType } from './rules/calls';
 
 /** Why the server asks a client to log out (`beforeLogout`). */
 export type LogoutReason = 'admin-blocked' | 'account-deleted' | 'disconnected-password' | 'widget-consent-revoked';
