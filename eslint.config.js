@@ -32,9 +32,28 @@ export default tseslint.config(
     },
   },
   {
+    // The server depends on the contract alone: the SDK, the components and React are the
+    // browser's. Rules both sides need live in lib/contract (rules/*), which lib/sdk/rules re-exports.
+    files: ['server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)lib/(sdk|ui)(/|$)|^(react|react-dom)(/|$)|^@preact/signals-react(/|$)',
+              message: 'The server imports lib/contract only: move a rule both sides need into lib/contract/rules (lib/sdk/rules re-exports it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Contract schemas are TypeBox values: a value import from them drags the schema library
     // into the browser bundles. Browser code imports types from them, and plain values from
-    // contract/constants, errors and usernames.
+    // contract/constants, errors, usernames, realtime (the websocket's close codes and message
+    // types) and rules/* (prices, hashtags, media addresses, page sizes, the calls' rules).
     files: ['lib/sdk/**/*.ts', 'lib/ui/**/*.{ts,tsx}', 'elements/**/*.ts', 'host-web/**/*.{ts,tsx}', 'host-demo/**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -42,9 +61,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)contract(/(index|account|auth|check|envelope|gifts|media|notifications|posts|search|settings|translations|users))?$',
+              regex: '(^|/)contract(/(index|account|auth|check|envelope|gifts|media|notifications|posts|search|settings|socket|translations|users))?$',
               allowTypeImports: true,
-              message: 'Import types only; take plain values from contract/constants (TypeBox stays out of browser bundles).',
+              message: 'Import types only; take plain values from contract/constants, contract/realtime and contract/rules/* (TypeBox stays out of browser bundles).',
             },
           ],
         },

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { TERMS_VERSION } from '../lib/contract/constants';
-import { fanPriceCents } from '../lib/sdk/rules/price';
+import { fanPriceCents } from '../lib/contract/rules/price';
 import { openDatabase } from '../server/src/db';
 import { account, inTransaction, transfer } from '../server/src/ledger';
 import type { BenchNotes } from './calls/probe';

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Int } from './bounds';
+import { CALL_ID_PATTERN, CallEndReasons, CallStates, type CallEndReason, type CallStatusCode } from './rules/calls';
 
 /**
  * Paid video calls (SPEC §3 Call, §5 call status and billing, §7 callMessage; docs/calls.md).
@@ -11,34 +12,7 @@ import { Int } from './bounds';
  * `askForMoney`, `callEarnings`, `timeLeft`) come only from the server.
  */
 
-/** Where a call is in its life. `ringing` and `live` are open; every other state is final. */
-export const CallStates = ['ringing', 'live', 'ended', 'declined', 'cancelled', 'missed', 'busy', 'noCredit', 'failed'] as const;
-export type CallState = (typeof CallStates)[number];
-export const openCallStates: readonly CallState[] = ['ringing', 'live'];
-
-/** SPEC §5 call status codes, as clients show them. */
-export const CallStatus = {
-  incomingRing: 1,
-  outgoing: 2,
-  ringing: 21,
-  inCall: 22,
-  accepted: 23,
-  live: 24,
-  noCredit: 51,
-  couldNotBePaid: 53,
-  declined: 54,
-  notAnswering: 55,
-  busy: 57,
-  ended: 58,
-} as const;
-export type CallStatusCode = (typeof CallStatus)[keyof typeof CallStatus];
-
-/** Why a call ended, for the end screen (SPEC §8 "Call end" texts callstatus_*). */
-export const CallEndReasons = ['hangup', 'declined', 'cancelled', 'missed', 'busy', 'noCredit', 'couldNotBePaid', 'disconnected', 'failed'] as const;
-export type CallEndReason = (typeof CallEndReasons)[number];
-
-/** A call id, made by the caller's client: 22 to 64 base64url characters (at least 128 random bits). */
-export const CALL_ID_PATTERN = '^[A-Za-z0-9_-]{22,64}$';
+export * from './rules/calls';
 
 /** `GET /api/calls/{id}`. */
 export const CallIdParams = Type.Object({ id: Type.String({ pattern: CALL_ID_PATTERN, description: 'The call id the caller made.' }) });
@@ -47,11 +21,6 @@ export type CallIdParams = Static<typeof CallIdParams>;
 /** `GET /api/users/{id}/call-packages`: a creator's numeric id. */
 export const CallPackagesParams = Type.Object({ id: Int({ minimum: 1 }) });
 export type CallPackagesParams = Static<typeof CallPackagesParams>;
-
-/** Seconds a call rings before it is missed (SPEC §9). */
-export const CALL_RING_TIMEOUT_S = 120;
-/** A minute of a call, the unit it is billed in. */
-export const CALL_MINUTE_S = 60;
 
 export const CallParty = Type.Object({
   id: Type.Integer(),

@@ -13,6 +13,9 @@
  */
 
 import type { ChatMessage, MassMessage } from './chat';
+import type { CallMessageType } from './rules/calls';
+import type { MassGroupName } from './constants';
+import type { SpendRequestRef } from './spending';
 
 /** The subprotocol every client asks for, and the one the server answers with. */
 export const REALTIME_PROTOCOL = 'fanstage.v1';
@@ -32,29 +35,61 @@ export function tokenOfProtocols(header: string | undefined): string | null {
   }
   return null;
 }
-import type { MassGroupName } from './constants';
-import type { SpendRequestRef } from './spending';
 
 /** Events of SPEC §7 `eventMessage`: the client's indicators and the server's notices. */
-export type ClientEvent = 'typing' | 'stoptyping' | 'mediaupload' | 'audiorecord';
-export type ServerEvent = ClientEvent | 'mediaChange' | 'partnerStatusChanged' | 'mediaUnlock' | 'messageDeleted' | 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
+export const ClientEvents = ['typing', 'stoptyping', 'mediaupload', 'audiorecord'] as const;
+export type ClientEvent = (typeof ClientEvents)[number];
 
-/** SPEC §7 call message types, relayed between the two parties of a call. */
-export type CallMessageType =
-  | 'preOffer'
-  | 'preAnswer'
-  | 'callStart'
-  | 'callStop'
-  | 'iceCandidate'
-  | 'rtcOffer'
-  | 'creditOK'
-  | 'askForMoney'
-  | 'callEarnings'
-  | 'chatMessage'
-  | 'giftMessage'
-  | 'timeLeft'
-  | 'remoteStream'
-  | 'viewFrame';
+/** What each event of a server `eventMessage` carries in `data` (nothing to read for the indicators). */
+export interface ServerEventData {
+  typing: IndicatorData;
+  stoptyping: IndicatorData;
+  mediaupload: IndicatorData;
+  audiorecord: IndicatorData;
+  /** A chat message was refused: the seller's price (`price`, cents) is above what the sender accepted. */
+  notAcceptedPrice: ChatRefusalData;
+  /** A chat message was refused: the wallet could not pay it. */
+  noCredit: ChatRefusalData;
+  /** A chat message was refused: the sender's e-mail is not verified. */
+  emailNotVerified: ChatRefusalData;
+  /**
+   * A media was unlocked: `messageId` for a chat media; `mediaUnlockHash` (the fan's key) when
+   * it goes to the fan who unlocked, so every tab of theirs shows the media open.
+   */
+  mediaUnlock: { mediaId: number; messageId?: number; mediaUnlockHash?: string };
+  /** A media of the user's own left "being added": 3 ready or 4 rejected (`MediaStatus`). */
+  mediaChange: { mediaId: number; mediaStatus: number };
+  /** A moderator deleted a chat message of the conversation with `userId`. */
+  messageDeleted: { messageId: number };
+  /** The partner programme moved for the user (docs/partners.md). */
+  partnerStatusChanged: { approvedState: number; isPartner: boolean; isSeller: boolean; hasBadge: boolean };
+}
+export type ServerEvent = keyof ServerEventData;
+
+/** An indicator carries no data the client reads. */
+type IndicatorData = Record<string, unknown> | undefined;
+
+/** A refused chat message: its `msgId`, and for `notAcceptedPrice` the conversation's price now (cents). */
+export interface ChatRefusalData {
+  msgId: string;
+  price?: number;
+}
+
+/** A server `eventMessage` of one event, with the data that event carries. */
+export type EventMessageOf<E extends ServerEvent> = { type: 'eventMessage'; event: E; userId: number } & (undefined extends ServerEventData[E] ? { data?: ServerEventData[E] } : { data: ServerEventData[E] });
+/** Any server `eventMessage`: narrow it by `event` to read its `data`. */
+export type EventMessage = { [E in ServerEvent]: EventMessageOf<E> }[ServerEvent];
+
+export { CallMessageTypes, type CallMessageType } from './rules/calls';
+
+/**
+ * Close codes of `/ws/`: 4401 the token was refused (refresh it and connect again), 4403 the
+ * origin was refused (final), 1008 too many refused messages, 1011 the server failed to open
+ * the connection, 1013 try again later (the database is away, or the client read too slowly:
+ * come back after a longer, random wait), 1001 the server is going away.
+ */
+export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1008, internalError: 1011, tryAgainLater: 1013, goingAway: 1001 } as const;
+export type CloseCode = (typeof CloseCodes)[keyof typeof CloseCodes];
 
 /** Why the server asks a client to log out (`beforeLogout`). */
 export type LogoutReason = 'admin-blocked' | 'account-deleted' | 'disconnected-password' | 'widget-consent-revoked';
@@ -108,15 +143,10 @@ export type ServerMessage =
   | { type: 'notificationsRead' }
   | { type: 'newPost'; postId: number; userId: number }
   /**
-   * An indicator or a notice. For a refused chat message (`notAcceptedPrice`, `noCredit`,
-   * `emailNotVerified`) `data` is `{ msgId, price? }`: `price` the conversation's price now
-   * (cents) for `notAcceptedPrice`. `mediaUnlock` has `{ mediaId, messageId }` for a chat media
-   * and `{ mediaId }` for a post media, plus `mediaUnlockHash` (the fan's key) when it goes to the
-   * fan who unlocked, so every tab of theirs shows the media open; `mediaChange`
-   * `{ mediaId, mediaStatus }`. `messageDeleted` `{ messageId }`: a moderator deleted a chat
-   * message of the conversation with `userId`; it goes to both people.
+   * An indicator (`typing`…, from `userId`) or a notice; `ServerEventData` says what each event
+   * carries in `data`. `messageDeleted` and `mediaUnlock` go to both people, `userId` the other one.
    */
-  | { type: 'eventMessage'; event: ServerEvent; userId: number; data?: Record<string, unknown> }
+  | EventMessage
   | { type: 'beforeLogout'; reason: LogoutReason }
   /**
    * A client message the server refused: `statusText` is a message key of the error catalogue;

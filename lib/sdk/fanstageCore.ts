@@ -209,9 +209,8 @@ export function createFanstageWith(options: FanstageOptions, source: HeavyStores
   // A media this viewer unlocked in another tab (or window) opens here too, in every list.
   listen('eventMessage', (message) => {
     if (message.event !== 'mediaUnlock') return;
-    const mediaId = message.data?.mediaId;
-    const key = message.data?.mediaUnlockHash;
-    if (typeof mediaId === 'number' && typeof key === 'string' && key !== '') posts.applyUnlock(mediaId, key);
+    const { mediaId, mediaUnlockHash } = message.data;
+    if (mediaUnlockHash) posts.applyUnlock(mediaId, mediaUnlockHash);
   });
   /** Everything this object set going stops; see `Fanstage.dispose`. */
   function dispose(): void {

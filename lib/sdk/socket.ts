@@ -43,7 +43,7 @@
  * taken for dead and replaced.
  */
 import { batch, signal, type ReadonlySignal } from '@preact/signals-core';
-import { socketProtocols, type ClientMessage, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../contract/realtime';
+import { CloseCodes, socketProtocols, type ClientMessage, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../contract/realtime';
 import { RealtimeTiming } from '../contract/constants';
 import type { FanstageClient } from './client';
 
@@ -56,8 +56,11 @@ export type ConnectedState = 'idle' | 'connecting' | 'open' | 'reconnecting' | '
  */
 export type SocketErrorCode = 'unauthorized' | 'origin-refused' | 'connection-lost' | 'heartbeat-timeout' | 'gave-up' | 'no-session' | 'service-unavailable';
 
-/** The close codes of `/ws/`: 1013 is the server's "try again later" (its database is away). */
-export const SocketCloseCodes = { unauthorized: 4401, originRefused: 4403, tryAgainLater: 1013 } as const;
+/**
+ * The close codes of `/ws/` the socket acts on, under the names the SDK has always given them:
+ * the values are the contract's `CloseCodes` (lib/contract/realtime.ts), which the server closes with.
+ */
+export const SocketCloseCodes = { unauthorized: CloseCodes.unauthorized, originRefused: CloseCodes.forbiddenOrigin, tryAgainLater: CloseCodes.tryAgainLater } as const;
 
 /** After a 1013: the first wait, and the longest one it doubles up to. */
 export const unavailableBackoff = { firstMs: 5_000, maxMs: 60_000 } as const;

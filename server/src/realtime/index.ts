@@ -5,13 +5,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { RealtimeTiming } from '../../../lib/contract/constants';
 import type { ErrorKey } from '../../../lib/contract/errors';
-import { REALTIME_PROTOCOL, tokenOfProtocols, type LogoutReason, type ServerMessage } from '../../../lib/contract/realtime';
+import { CloseCodes, REALTIME_PROTOCOL, tokenOfProtocols, type LogoutReason, type ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/availability';
 import { AppError } from '../errors';
 import { sourceOfHeaders } from '../http/origins';
 import { findUnsafeText } from '../http/input-bounds';
 import { createRedisBus, type Bus, type BusEvent } from './bus';
+import { hasClientSchema, passesContract } from './checks';
 import type { SocketAuthenticator, SocketFeature, SocketPeer } from './transport';
 
 export type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
@@ -77,8 +78,6 @@ const writeAnnouncementMs = 50;
 
 /** The websocket's address (SPEC §7); `/ws` without the slash is accepted too. */
 export const realtimePath = '/ws/';
-/** Close codes: the token was refused (refresh and retry), the origin was refused. */
-export const CloseCodes = { unauthorized: 4401, forbiddenOrigin: 4403, policy: 1008, internalError: 1011, tryAgainLater: 1013, goingAway: 1001 } as const;
 /** The largest client frame accepted; client messages are small JSON objects. */
 const maxPayloadBytes = 16 * 1024;
 /** Refused messages beyond the burst after which the connection is closed as abusive. */
@@ -314,20 +313,29 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       send(connection, { type: 'error', statusText: 'invalid-request', ...(ref === undefined ? {} : { ref }), ...(msgId === undefined ? {} : { msgId }) });
       return;
     }
-    switch (fields.type) {
+    const type = typeof fields.type === 'string' ? fields.type : undefined;
+    // Every message of a known type is checked against its contract schema (lib/contract/socket.ts) before anything acts on it.
+    if ((type === 'ping' || type === 'pong') && !passesContract(type, fields)) {
+      send(connection, refusal(type, fields, 'invalid-request'));
+      return;
+    }
+    switch (type) {
       case 'ping':
-        send(connection, { type: 'pong', ts: typeof fields.ts === 'number' && Number.isFinite(fields.ts) ? fields.ts : Date.now() });
+        send(connection, { type: 'pong', ts: typeof fields.ts === 'number' ? fields.ts : Date.now() });
         return;
       case 'pong':
         return;
       default: {
-        const type = typeof fields.type === 'string' ? fields.type : undefined;
         const feature = type === undefined ? undefined : handlers.get(type);
         // Counted by type only for the types the server knows, so no client can make up labels.
         const counted = feature === undefined ? 'unknown' : type!;
         counters.received.set(counted, (counters.received.get(counted) ?? 0) + 1);
         if (type === undefined || feature === undefined) {
           send(connection, { type: 'error', statusText: 'invalid-request', ref: type?.slice(0, 40) });
+          return;
+        }
+        if (!passesContract(type, fields)) {
+          send(connection, refusal(type, fields, 'invalid-request'));
           return;
         }
         try {
@@ -510,6 +518,8 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       for (const type of feature.types) {
         const taken = handlers.get(type);
         if (taken !== undefined || type === 'ping' || type === 'pong') throw new Error(`realtime: ${feature.name} and ${taken?.name ?? 'the transport'} both answer '${type}'`);
+        // A message nobody can check would reach its handler unchecked: every type needs a schema in the contract.
+        if (!hasClientSchema(type)) throw new Error(`realtime: ${feature.name} answers '${type}', which has no schema in lib/contract/socket.ts`);
         handlers.set(type, feature);
       }
       features.push(feature);

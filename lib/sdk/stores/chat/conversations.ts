@@ -195,8 +195,8 @@ export function createConversations({ api, account, session, generation, refresh
 
   function applyCounts(next: Partial<ChatCounts>): void {
     const current = counts.peek();
-    const chats = typeof next.chats === 'number' ? Math.max(0, Math.floor(next.chats)) : current.chats;
-    const reactions = typeof next.reactions === 'number' ? Math.max(0, Math.floor(next.reactions)) : current.reactions;
+    const chats = next.chats === undefined ? current.chats : Math.max(0, Math.floor(next.chats));
+    const reactions = next.reactions === undefined ? current.reactions : Math.max(0, Math.floor(next.reactions));
     if (chats !== current.chats || reactions !== current.reactions) counts.value = { chats, reactions };
   }
 

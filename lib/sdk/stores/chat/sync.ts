@@ -18,7 +18,7 @@ import type { Conversations } from './conversations';
 import type { MassMessages } from './mass';
 import type { ChatNotices } from './notices';
 import { createStreamPosition } from './position';
-import type { ChatActivity, ChatSession, ThreadInternals } from './types';
+import type { ChatSession, ThreadInternals } from './types';
 
 export interface ChatSyncDeps {
   socket: FanstageSocket;
@@ -34,7 +34,6 @@ export interface ChatSyncDeps {
   mass: Pick<MassMessages, 'acknowledged' | 'refused'>;
 }
 
-const CLIENT_ACTIVITY: ReadonlySet<string> = new Set<ChatActivity>(['typing', 'mediaupload', 'audiorecord']);
 
 /** Listens to the socket until `dispose()`; `reset()` forgets the stream's position (a logout). */
 export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, conversations, activity, notices, mass }: ChatSyncDeps) {
@@ -51,7 +50,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
 
   function onMessage({ message }: ServerMessageOf<'chatMessage'>): void {
     if (!session.isLoggedIn.peek()) return;
-    if (typeof message.seq === 'number') position.saw(message.seq);
+    if (message.seq !== undefined) position.saw(message.seq);
     const partner = partnerOf(message);
     const incoming = message.senderId !== me();
     const open = threads.get(partner);
@@ -110,7 +109,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
   function refuse(msgId: string, refusal: ChatRefusal, data: { price?: number; reason?: string }): void {
     for (const open of threads.values()) {
       if (!open.refuse(msgId, refusal, data)) continue;
-      if (refusal === 'notAcceptedPrice' && typeof data.price === 'number') {
+      if (refusal === 'notAcceptedPrice' && data.price !== undefined) {
         const price = data.price;
         update(open.userId, (c) => ({ ...c, price }));
       }
@@ -130,22 +129,34 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
     void conversations.fetchOne(partnerId, false);
   }
 
-  function onEvent({ event, userId, data }: ServerMessageOf<'eventMessage'>): void {
-    if (CLIENT_ACTIVITY.has(event)) return activity.set(userId, event as ChatActivity);
-    if (event === 'stoptyping') return activity.set(userId, null);
-    const msgId = typeof data?.msgId === 'string' ? data.msgId : null;
-    if ((event === 'notAcceptedPrice' || event === 'noCredit' || event === 'emailNotVerified') && msgId) {
-      refuse(msgId, event, typeof data?.price === 'number' ? { price: data.price } : {});
-      return;
-    }
-    if (event === 'messageDeleted' && typeof data?.messageId === 'number') return forgetMessage(userId, data.messageId);
-    if (event === 'mediaChange' && typeof data?.mediaId === 'number' && typeof data.mediaStatus === 'number') {
-      for (const open of threads.values()) open.applyMediaStatus(data.mediaId, data.mediaStatus);
-    }
-    // A chat media this viewer unlocked in another tab: the key comes along, and the thread here
-    // shows it open too. (The sender hears of the unlock without a key: nothing to open there.)
-    if (event === 'mediaUnlock' && typeof data?.mediaId === 'number' && typeof data.mediaUnlockHash === 'string' && data.mediaUnlockHash !== '') {
-      threads.get(userId)?.applyUnlock(data.mediaId, data.mediaUnlockHash);
+  /** The server's typed notices (`ServerEventData` of lib/contract/realtime.ts), read as they come. */
+  function onEvent(message: ServerMessageOf<'eventMessage'>): void {
+    const { userId } = message;
+    switch (message.event) {
+      case 'typing':
+      case 'mediaupload':
+      case 'audiorecord':
+        return activity.set(userId, message.event);
+      case 'stoptyping':
+        return activity.set(userId, null);
+      case 'notAcceptedPrice':
+      case 'noCredit':
+      case 'emailNotVerified': {
+        const { msgId, price } = message.data;
+        return refuse(msgId, message.event, price === undefined ? {} : { price });
+      }
+      case 'messageDeleted':
+        return forgetMessage(userId, message.data.messageId);
+      case 'mediaChange':
+        for (const open of threads.values()) open.applyMediaStatus(message.data.mediaId, message.data.mediaStatus);
+        return;
+      case 'mediaUnlock': {
+        // A chat media this viewer unlocked in another tab: the key comes along, and the thread
+        // here shows it open too. (The sender hears of the unlock without a key: nothing to open there.)
+        const { mediaId, mediaUnlockHash } = message.data;
+        if (mediaUnlockHash) threads.get(userId)?.applyUnlock(mediaId, mediaUnlockHash);
+        return;
+      }
     }
   }
 
@@ -218,7 +229,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
         // Holding nothing, there is nothing to catch up on: what is loaded later is current,
         // and the stream goes on after the position the connection opened at.
         const opened = socket.hello.peek()?.chatSeq;
-        if (typeof opened === 'number') position.start(opened);
+        if (opened !== undefined) position.start(opened);
       }
       if (held === 0) {
         for (const open of threads.values()) open.resendUnacknowledged();
@@ -246,7 +257,7 @@ export function createChatSync({ socket, session, me, resumeTimeoutMs, threads, 
     socket.on('error', onError),
     socket.on('updateCount', (message) => conversations.applyCounts(message)),
     socket.on('massChatMessage', ({ message, seqFrom, seqTo }) => {
-      if (typeof seqFrom === 'number' && typeof seqTo === 'number' && seqFrom <= seqTo) position.sawRange(seqFrom, seqTo);
+      if (seqFrom !== undefined && seqTo !== undefined) position.sawRange(seqFrom, seqTo);
       mass.acknowledged(message);
     }),
     socket.on('resumed', onResumed),

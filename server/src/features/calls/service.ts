@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { CallStatus, type Call, type CallEndReason, type CallPackages, type CallParty, type CallState, type CallStatusCode } from '../../../../lib/contract/calls';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
-import { avatarUrl } from '../../../../lib/sdk/rules/media';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
+import { avatarUrl } from '../../../../lib/contract/rules/media';
 import type { AppContext } from '../../context';
 import { blocks, calls, creditPackages, ledgerHolds, media, users } from '../../db/schema';
 import { AppError } from '../../errors';

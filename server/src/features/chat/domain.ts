@@ -3,7 +3,7 @@ import type { ErrorKey } from '../../../../lib/contract/errors';
 import { Int32 } from '../../../../lib/contract/bounds';
 import { ChatCallStates, type ChatCall, type ChatCallState } from '../../../../lib/contract/chat';
 import type { CallEndReason } from '../../../../lib/contract/calls';
-import { isPriceStep } from '../../../../lib/sdk/rules/price';
+import { isPriceStep } from '../../../../lib/contract/rules/price';
 
 /**
  * The rules of paid chat, as pure functions (docs/realtime.md "Chat"). The service reads the

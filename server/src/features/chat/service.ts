@@ -12,7 +12,7 @@ import type {
   MassMessage,
 } from '../../../../lib/contract/chat';
 import { ChatLimits, MassGroups, SubscriptionStatus, UNREAD_COUNT_CAP, type MassGroupName } from '../../../../lib/contract/constants';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
 import { batched } from '../../db/batched';

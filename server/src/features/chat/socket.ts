@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, notExists, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ClientEvent, ServerMessage } from '../../../../lib/contract/realtime';
+import type { ServerMessage } from '../../../../lib/contract/realtime';
+import type { CheckedClientMessage } from '../../../../lib/contract/socket';
 import type { SpendRequestRef } from '../../../../lib/contract/spending';
 import type { AppContext } from '../../context';
 import { isDatabaseUnavailable } from '../../db/availability';
@@ -113,12 +114,6 @@ export function createChatSocket(ctx: AppContext, log: FastifyBaseLogger) {
   };
 }
 
-const clientEvents: ReadonlySet<string> = new Set<ClientEvent>(['typing', 'stoptyping', 'mediaupload', 'audiorecord']);
-
-function isUserId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647;
-}
-
 /**
  * The chat's part of the websocket: its client messages, the typing-like events relayed to the
  * other person of a conversation (never to oneself, never to a stranger, never across a block),
@@ -176,13 +171,13 @@ export function chatSocketFeature(ctx: AppContext): SocketFeature {
     types: [...chatClientMessages, 'eventMessage'],
     async handle(peer, type, fields) {
       if (type === 'eventMessage') {
-        const { userId: target, event } = fields;
-        if (typeof event !== 'string' || !clientEvents.has(event) || !isUserId(target)) throw new AppError('invalid-request');
+        // Checked against the contract's schema by the transport before it got here.
+        const { userId: target, event } = fields as CheckedClientMessage<'eventMessage'>;
         if (target === peer.userId) return;
         const held = pairsOf();
         const allowed = held === null ? await sharesConversation(peer.userId, target) : await held.allows(peer.userId, target);
         if (!allowed) return;
-        ctx.realtime.publish(target, { type: 'eventMessage', event: event as ClientEvent, userId: peer.userId });
+        ctx.realtime.publish(target, { type: 'eventMessage', event, userId: peer.userId });
         return;
       }
       const replies = await chat.handle(peer.userId, type, fields, peer.origin);

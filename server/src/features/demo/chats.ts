@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { account, inTransaction, transfer } from '../../ledger';

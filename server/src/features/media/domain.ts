@@ -1,5 +1,5 @@
 import type { ByteRange } from '../../media/storage';
-import { priceSteps, type PriceKind } from '../../../../lib/sdk/rules/price';
+import { priceSteps, type PriceKind } from '../../../../lib/contract/rules/price';
 
 /** `<hash>.<format>`: hashes are lowercase hex, formats short lowercase words. */
 const mediaFilePattern = /^([a-f0-9]{16,64})\.([a-z0-9]{2,5})$/;

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { CheckedClientMessage } from '../../../../lib/contract/socket';
 import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -21,8 +22,8 @@ export function notificationSocketFeature(ctx: AppContext): SocketFeature {
         await service.markRead(peer.userId, { exceptConnection: peer.key });
         return;
       }
-      const profileId = fields.profileUserId;
-      if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1 || profileId > 2_147_483_647) throw new AppError('invalid-request');
+      // Checked against the contract's schema by the transport before it got here.
+      const { profileUserId: profileId } = fields as CheckedClientMessage<'profileVisit'>;
       if (profileId === peer.userId) return;
       const [profile] = await ctx.db
         .select({ id: users.id, isSeller: users.isSeller, isPartner: users.isPartner })

@@ -1,5 +1,5 @@
-import { HASHTAG_MAX_LENGTH, isValidHashtag } from '../../../../lib/sdk/rules/hashtag';
-import { isPriceStep } from '../../../../lib/sdk/rules/price';
+import { HASHTAG_MAX_LENGTH, isValidHashtag } from '../../../../lib/contract/rules/hashtag';
+import { isPriceStep } from '../../../../lib/contract/rules/price';
 
 /** SPEC §9 page sizes of this feature. */
 export const pageSizes = { likes: 15, comments: 30, replies: 30 } as const;

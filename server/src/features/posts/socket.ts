@@ -1,5 +1,5 @@
+import type { CheckedClientMessage } from '../../../../lib/contract/socket';
 import type { AppContext } from '../../context';
-import { AppError } from '../../errors';
 import type { SocketFeature } from '../../realtime/transport';
 import { createPostService } from './service';
 
@@ -10,8 +10,8 @@ export function postSocketFeature(ctx: AppContext): SocketFeature {
     name: 'posts',
     types: ['newPost'],
     async handle(peer, _type, fields) {
-      const { postId } = fields;
-      if (typeof postId !== 'number' || !Number.isSafeInteger(postId) || postId < 1 || postId > 2_147_483_647) throw new AppError('invalid-request');
+      // Checked against the contract's schema by the transport before it got here.
+      const { postId } = fields as CheckedClientMessage<'newPost'>;
       await posts.announce(peer.userId, postId);
     },
   };

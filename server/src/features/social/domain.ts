@@ -1,5 +1,5 @@
 import { RelationType } from '../../../../lib/contract/account';
-import { pageSizes } from '../../../../lib/sdk/rules/constants';
+import { pageSizes } from '../../../../lib/contract/rules/pages';
 
 /** SPEC §9: user lists come in pages of 30. */
 export const relationsPageSize = pageSizes.userLists;

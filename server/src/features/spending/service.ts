@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { GiftPostBody, GiftResult, TipBody, UnlockBody, UnlockResult } from '../../../../lib/contract/payments';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
 import { gifts, media, mediaUnlocks, postMedia, posts, users } from '../../db/schema';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { subscriptionOffers, subscriptions, type PaymentOrderRow, type SubscriptionRow } from '../../db/schema';
 import { isSpendRefusal, type Tx } from '../../ledger';

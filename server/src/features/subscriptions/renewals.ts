@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
-import { fanPriceCents } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { subscriptions, type SubscriptionRow } from '../../db/schema';
 import { AppError } from '../../errors';

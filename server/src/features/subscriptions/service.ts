@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../../lib/contract/constants';
 import type { CreateOfferBody, Offer, Subscription, SubscriptionCheckout, SubscriptionPayCardBody, UpdateOfferBody } from '../../../../lib/contract/subscriptions';
-import { fanPriceCents, isPriceStep } from '../../../../lib/sdk/rules/price';
+import { fanPriceCents, isPriceStep } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { media, postMedia, posts, subscriptionOffers, subscriptions, users, type SubscriptionRow } from '../../db/schema';
 import { AppError } from '../../errors';

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Post } from '../../../../lib/contract/posts';
 import type { PublicProfile } from '../../../../lib/contract/users';
-import { isValidHashtag } from '../../../../lib/sdk/rules/hashtag';
+import { isValidHashtag } from '../../../../lib/contract/rules/hashtag';
 import type { AppContext } from '../../context';
 import { follows, media, mediaUnlocks, postHashtags, postMedia, posts, users } from '../../db/schema';
 import { errors } from '../../errors';

@@ -1,7 +1,7 @@
 import type { PublicProfile } from '../../../../lib/contract/users';
 import { BlockedStatus, type Account, type UpdateMeBody, type ViewedProfile } from '../../../../lib/contract/account';
 import { usernameProblem } from '../../../../lib/contract/usernames';
-import { isPriceStep } from '../../../../lib/sdk/rules/price';
+import { isPriceStep } from '../../../../lib/contract/rules/price';
 import { isValidEmail } from '../settings/domain';
 
 /** Largest value of the `integer` id column. */
