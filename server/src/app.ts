@@ -12,6 +12,7 @@ import { registerPaymentRoutes } from './features/payments/routes';
 import { ensureCreditPackages } from './features/payments/service';
 import { registerSpendingRoutes } from './features/spending/routes';
 import { registerInviteRoutes } from './features/invites/routes';
+import { registerLinkRoutes } from './features/links/routes';
 import { registerSubscriptionRoutes } from './features/subscriptions/routes';
 import type { Config } from './config';
 import type { App, AppContext } from './context';
@@ -244,6 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSpendingRoutes(app, ctx);
   registerInviteRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx, jobs);
+  registerLinkRoutes(app, ctx);
   registerChatRoutes(app, ctx);
   registerCallRoutes(app, ctx, jobs);
   registerContactRoutes(app, ctx);

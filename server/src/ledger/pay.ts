@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
+import { recordAttribution } from './attribution';
 import { authorizeSpend, recordSpend, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
@@ -67,5 +68,11 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
   });
   if (grant !== null && !result.replayed) await recordSpend(tx, spend, grant, input.key);
+  if (!result.replayed) {
+    // Where it happened: the guard's verified origin (a site) or the way the fan paid.
+    const via = grant?.origin ? { channel: 'site' as const, at: input.via.at, origin: grant.origin } : input.via;
+    const subscriptionId = typeof input.meta?.subscriptionId === 'number' ? input.meta.subscriptionId : null;
+    await recordAttribution(tx, { transferId: result.transferId, kind: input.kind, fanId: input.fanId, creatorId: input.earnerId, earnedCents: earnerCents, via, subscriptionId });
+  }
   return result;
 }

@@ -30,6 +30,7 @@ import type { Jobs } from '../../jobs';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { authenticate, requireLevel, viewerOf } from './guard';
+import { joinLinkVisits } from '../links/visits';
 import {
   banUser,
   confirmAction,
@@ -123,7 +124,8 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       // An invite link's code waits in the affcode cookie (31 days) until the visitor signs up.
-      await signup(ctx, { ...request.body, affCode: request.body.affCode ?? request.cookies.affcode });
+      const { id } = await signup(ctx, { ...request.body, affCode: request.body.affCode ?? request.cookies.affcode });
+      await joinLinkVisits(ctx, request, id, true);
       return ok;
     },
   );
@@ -150,6 +152,7 @@ function registerAuthRoutes(app: App, ctx: AppContext): void {
         userAgent: request.headers['user-agent'],
         deviceCookie: presented,
       });
+      await joinLinkVisits(ctx, request, userId, false);
       const inBody = request.body.tokenInBody === true;
       const answer = answerSession(request, reply, session, inBody);
       // The browser that got in knows the password: it is not held for others' failures again.
