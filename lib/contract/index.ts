@@ -24,3 +24,4 @@ export * from './partner';
 export * from './contact';
 export * from './abuse';
 export * from './spending';
+export * from './links';
