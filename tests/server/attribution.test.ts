@@ -211,7 +211,8 @@ describe('a free-trial link', () => {
     expect(row).toMatchObject({ status: SubscriptionStatus.active, periodsPaid: 1 });
     expect(await walletOf(app(), fan.id)).toBe(10_000 - fanPriceCents(offerPrice, app().fanstage.config.priceSalt));
     expect(await earningsOf(app(), lucy.id)).toBe(earnedBefore + offerPrice);
-    expect((await attributionOf(`subscription:${taken.body.id}:1`))?.a).toMatchObject({ kind: 'subscription', origin: null });
+    // The first paid month is the trial link's revenue.
+    expect((await attributionOf(`subscription:${taken.body.id}:1`))?.a).toMatchObject({ kind: 'subscription', origin: null, linkId: expect.any(Number) });
     await expectLedgerBalanced(app());
   });
 

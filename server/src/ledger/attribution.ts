@@ -27,22 +27,19 @@ export interface AttributionInput {
 const rows = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 /**
- * The tracking link that brought `fanId` to `creatorId` as of `at`: of the creator's links the
- * fan visited (his visits joined to his account at sign-up or sign-in), the one visited last
- * among those whose first visit by him is less than 30 days before `at`.
+ * The tracking link that brought `fanId` to `creatorId` as of `at`, as an SQL expression: of the
+ * creator's links the fan visited (his visits joined to his account at sign-up or sign-in), the
+ * one visited last among those whose first visit by him is less than 30 days before `at`.
  */
-export async function linkOfFan(tx: Tx, fanId: number, creatorId: number, at: Date): Promise<number | null> {
+function linkOfFanSql(fanId: number, creatorId: number, at: Date) {
   const since = new Date(at.getTime() - LINK_WINDOW_MS).toISOString();
-  const [found] = rows<{ link_id: number }>(
-    await tx.execute(sql`
-      select v.link_id from link_visits v join tracking_links l on l.id = v.link_id
-      where v.user_id = ${fanId}::integer and l.creator_id = ${creatorId}::integer and v.created_at <= ${at.toISOString()}::timestamptz
-      group by v.link_id
-      having min(v.created_at) > ${since}::timestamptz
-      order by max(v.created_at) desc, v.link_id desc
-      limit 1`),
-  );
-  return found ? Number(found.link_id) : null;
+  return sql`(
+    select v.link_id from link_visits v join tracking_links l on l.id = v.link_id
+    where v.user_id = ${fanId}::integer and l.creator_id = ${creatorId}::integer and v.created_at <= ${at.toISOString()}::timestamptz
+    group by v.link_id
+    having min(v.created_at) > ${since}::timestamptz
+    order by max(v.created_at) desc, v.link_id desc
+    limit 1)`;
 }
 
 interface Source {
@@ -78,9 +75,11 @@ async function sourceOf(tx: Tx, input: AttributionInput): Promise<Source> {
  */
 export async function recordAttribution(tx: Tx, input: AttributionInput): Promise<void> {
   const { origin, linkId: kept } = await sourceOf(tx, input);
-  const linkId = kept !== undefined ? kept : await linkOfFan(tx, input.fanId, input.creatorId, input.via.at);
-  await tx
-    .insert(spendAttributions)
-    .values({ transferId: input.transferId, creatorId: input.creatorId, fanId: input.fanId, kind: input.kind, earnedCents: input.earnedCents, origin, linkId, createdAt: input.via.at })
-    .onConflictDoNothing();
+  const at = input.via.at;
+  // One statement for a spend of the moment: the link is looked up inside the insert.
+  const link = kept !== undefined ? sql`${kept}::integer` : linkOfFanSql(input.fanId, input.creatorId, at);
+  await tx.execute(sql`
+    insert into ${spendAttributions} (transfer_id, creator_id, fan_id, kind, earned_cents, origin, link_id, created_at)
+    values (${input.transferId}::integer, ${input.creatorId}::integer, ${input.fanId}::integer, ${input.kind}, ${input.earnedCents}::bigint, ${origin}, ${link}, ${at.toISOString()}::timestamptz)
+    on conflict do nothing`);
 }
