@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Int } from './bounds';
+import { Int, Timestamp } from './bounds';
 import { MoneyUser } from './payments';
 
 /**
@@ -59,7 +59,7 @@ export const CreateLinkBody = Type.Object({
       days: Int({ minimum: 1, maximum: TRIAL_DAYS_MAX }),
       limit: Type.Optional(Int({ minimum: 1, maximum: 1_000_000 })),
       /** ms. */
-      until: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+      until: Type.Optional(Timestamp()),
       then: Type.Enum(['renew', 'end']),
     }),
   ),
@@ -94,8 +94,8 @@ export type EarningKind = (typeof EarningKinds)[number];
 export const StatisticsQuery = Type.Object({
   unit: Type.Optional(Type.Enum(['day', 'week', 'month'])),
   /** ms: the first and last instant counted; default the last 30 days. */
-  from: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
-  to: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+  from: Type.Optional(Timestamp()),
+  to: Type.Optional(Timestamp()),
   /** An IANA time zone (the creator's); default UTC. */
   tz: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$' })),
 });
