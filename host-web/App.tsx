@@ -70,6 +70,8 @@ const GopayReturn = lazyScreen(() => import('./routes/GopayReturn'));
 const SettingsSubscription = lazyScreen(() => import('./routes/SettingsSubscription'));
 const SettingsWallet = lazyScreen(() => import('./routes/SettingsWallet'));
 const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
+// The chart library comes with this screen's chunk alone.
+const Statistics = lazyScreen(() => import('./routes/Statistics'));
 const SettingsAccount = lazyScreen(() => import('./routes/SettingsAccount'));
 const SettingsOffers = lazyScreen(() => import('./routes/SettingsOffers'));
 const SettingsMassMessages = lazyScreen(() => import('./routes/SettingsMassMessages'));
@@ -162,6 +164,7 @@ export function App() {
                   <Route path="/privacy">{() => <LegalPage doc="privacy" />}</Route>
                   <Route path="/cookie-policy">{() => <LegalPage doc="cookiePolicy" />}</Route>
                   <Route path="/contact" component={Contact} />
+                  <Route path="/statistics" component={Statistics} />
                   <Route path="/partner-registration" component={PartnerRegistration} />
                   <Route path="/verify-request" component={VerifyRequest} />
                   <Route path="/admin" component={Admin} />

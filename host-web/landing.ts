@@ -104,6 +104,7 @@ export interface Invitation {
  * - `aff` (an 8-character invite code, any page): who is behind it is looked up; a known code is
  *   kept in the `affcode` cookie for 31 days (the server reads it at sign-up) and answered as the
  *   invitation, which the site shows to visitors who are not logged in. A bad code is ignored.
+ * - `l` on a profile (`/{username}?l={code}`): the visit through her tracking link is recorded.
  * - on `/` only: `utm` is rewritten into utm_source, utm_medium and utm_campaign; `pgw` picks the
  *   payment processor; utm_source leaves the address once the page has loaded.
  */
@@ -111,6 +112,7 @@ export function useLandingQuery(fanstage: Fanstage, location: string): { invitat
   const [invitation, setInvitation] = useState<Invitation | null>(null);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const looked = useRef<string | null>(null);
+  const visited = useRef<string | null>(null);
 
   useEffect(() => {
     const search = window.location.search;
@@ -128,6 +130,15 @@ export function useLandingQuery(fanstage: Fanstage, location: string): { invitat
         })
         // An unknown code, or no answer: the page goes on as without one.
         .catch(() => undefined);
+    }
+
+    // `/{username}?l={code}`: a visit through the creator's tracking link, counted by the
+    // server (its own cookie names this browser until it signs up or in). Once per page load.
+    const link = params.get('l');
+    const username = /^\/([^/]+)$/.exec(location)?.[1];
+    if (link !== null && /^[a-z0-9]{8}$/.test(link) && username !== undefined && visited.current !== `${username}/${link}`) {
+      visited.current = `${username}/${link}`;
+      fanstage.client.post('/papi/links/visit', { username: decodeURIComponent(username), code: link }).catch(() => undefined);
     }
 
     if (location !== '/') return;

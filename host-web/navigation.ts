@@ -68,6 +68,8 @@ const loginOnlyPrefixes = [
   '/verify-request',
   '/abuse-form',
   '/terms-for-ag',
+  // Not in SPEC §2: the creator's statistics (issue 34).
+  '/statistics',
 ];
 
 export function isLoginOnly(location: string): boolean {

@@ -68,6 +68,11 @@ export default function Settings() {
                   {t('creatorTools.site.mass')}
                 </Link>
               </li>
+              <li>
+                <Link href="/statistics" className={styles.item}>
+                  {t('statistics.title')}
+                </Link>
+              </li>
             </>
           ) : null}
         </ul>

@@ -87,6 +87,11 @@ export const ErrorKeys = [
   'offer-not-found',
   'subscription-not-found',
   'already-subscribed',
+  // tracking links and free trials
+  'link-not-found',
+  'link-name-taken',
+  'trial-used',
+  'trial-unavailable',
   'invalid-amount',
   'payout-too-small',
   'payout-destination-required',

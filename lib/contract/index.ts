@@ -25,3 +25,4 @@ export * from './contact';
 export * from './abuse';
 export * from './spending';
 export * from './socket';
+export * from './links';

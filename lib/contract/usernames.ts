@@ -9,7 +9,7 @@ export const ReservedUsernames: readonly string[] = [
   'chat-list', 'chat', 'notifications', 'settings', 'videocall', 'partner-registration', 'verify-request',
   'abuse-form', 'sign-up', 'signup', 'login', 'logout', 'reset-password', 'action', 'gopay-return',
   'tour-partners', 'tour-faq', 'contact', 'terms', 'terms-for-ag', 'terms2257', 'privacy', 'cookie-policy',
-  '404', 'offline', 'wallet', 'earnings', 'subscriptions', 'search', 'profile', 'home',
+  '404', 'offline', 'wallet', 'earnings', 'subscriptions', 'search', 'profile', 'home', 'statistics',
   // server prefixes and files
   'api', 'papi', 'media', 'embed', 'demo', 'ws', 'assets', 'static', 'sw.js', 'release', 'favicon.ico',
   'robots.txt', 'manifest.json', 'index.html',

@@ -83,6 +83,8 @@ export { createWalletStore, createCardPaymentFlow, newIdempotencyKey, paymentFai
 export type { WalletStore, WalletStoreOptions, TopUpOptions, PaymentMode, PaymentProgress, PaymentWaitOptions, BalanceUpdate, CardPaymentFlow } from './stores/wallet';
 export { createEarningsStore } from './stores/earnings';
 export type { EarningsStore } from './stores/earnings';
+export { createStatisticsStore, linksApi, statisticsCsv, browserTimeZone } from './stores/statistics';
+export type { StatisticsStore, LinksApi } from './stores/statistics';
 export { createSubscriptionsStore } from './stores/subscriptions';
 export type { SubscriptionsStore, SubscribeByCardOptions } from './stores/subscriptions';
 export { createSocket, socketUrl, SocketCloseCodes } from './socket';

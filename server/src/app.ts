@@ -63,6 +63,7 @@ import { phoneFeature } from './features/phone/routes';
 import { accountFeature } from './features/account/routes';
 import { badgeFeature } from './features/badge/routes';
 import { originProofsFeature } from './features/origins/routes';
+import { linksFeature } from './features/links/routes';
 
 export interface RouteEntry {
   method: string;
@@ -256,6 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountFeature, features);
   await app.register(badgeFeature, features);
   await app.register(originProofsFeature, features);
+  await app.register(linksFeature, features);
   // Last: its start hook runs after the features' own, its shutdown hook after theirs (a call
   // ended by the shutdown still tells both people before their sockets close with 1001).
   await app.register(serving, features);

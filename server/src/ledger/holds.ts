@@ -1,7 +1,8 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { ledgerHolds, users } from '../db/schema';
+import { ledgerHolds, ledgerTransfers, users } from '../db/schema';
 import { AppError } from '../errors';
+import { recordAttribution } from './attribution';
 import { feeLegs } from './pay';
 import { inTransaction, withinTransaction } from './retry';
 import { authorizeSpend, recordSpend, releaseSpend, type SpendVia } from './spend-guard';
@@ -143,6 +144,10 @@ export async function settle(tx: Tx, input: SettleInput): Promise<TransferResult
     const result = await transfer(t, request);
     if (!result.replayed) {
       await t.update(ledgerHolds).set({ remaining: sql`${ledgerHolds.remaining} - ${input.fanAmount}` }).where(eq(ledgerHolds.id, hold.id));
+      // A minute is spent where its hold was taken: the origin the reserve recorded.
+      const [reserved] = await t.select({ site: sql<string | null>`${ledgerTransfers.meta}->>'site'` }).from(ledgerTransfers).where(eq(ledgerTransfers.idempotencyKey, `hold:${hold.key}`));
+      const via = { channel: 'hold' as const, at: new Date(), origin: reserved?.site ?? null };
+      await recordAttribution(t, { transferId: result.transferId, kind: hold.purpose, fanId: hold.userId, creatorId: beneficiaryId, earnedCents: input.earnerCents, via });
     }
     return result;
   });

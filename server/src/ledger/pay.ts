@@ -1,3 +1,4 @@
+import { recordAttribution } from './attribution';
 import { guardSpend, spendRecord, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
@@ -65,5 +66,11 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     // The spend is recorded by the transfer's own statement, and only when it moves the money.
     ...(grant === null ? {} : { alongside: spendRecord(spend, grant, input.key) }),
   });
+  if (!result.replayed) {
+    // Where it happened: the guard's verified origin (a site) or the way the fan paid.
+    const via = grant?.origin ? { channel: 'site' as const, at: input.via.at, origin: grant.origin } : input.via;
+    const subscriptionId = typeof input.meta?.subscriptionId === 'number' ? input.meta.subscriptionId : null;
+    await recordAttribution(tx, { transferId: result.transferId, kind: input.kind, fanId: input.fanId, creatorId: input.earnerId, earnedCents: earnerCents, via, subscriptionId });
+  }
   return result;
 }

@@ -31,6 +31,7 @@ import { passwordHashing } from './hashing';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { requireLevel, viewerOf } from './guard';
+import { joinLinkVisits } from '../links/visits';
 import {
   banUser,
   confirmAction,
@@ -124,7 +125,8 @@ function registerAuthRoutes(app: App, api: App, ctx: AppContext): void {
     },
     async (request) => {
       // An invite link's code waits in the affcode cookie (31 days) until the visitor signs up.
-      await signup(ctx, { ...request.body, affCode: request.body.affCode ?? request.cookies.affcode });
+      const { id } = await signup(ctx, { ...request.body, affCode: request.body.affCode ?? request.cookies.affcode });
+      await joinLinkVisits(ctx, request, id, true);
       return ok;
     },
   );
@@ -151,6 +153,7 @@ function registerAuthRoutes(app: App, api: App, ctx: AppContext): void {
         userAgent: request.headers['user-agent'],
         deviceCookie: presented,
       });
+      await joinLinkVisits(ctx, request, userId, false);
       const inBody = request.body.tokenInBody === true;
       const answer = answerSession(request, reply, session, inBody);
       // The browser that got in knows the password: it is not held for others' failures again.
