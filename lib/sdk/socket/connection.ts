@@ -24,10 +24,6 @@ export function socketUrl(baseUrl: string): string {
   return `${protocol}//${base.host}/ws/`;
 }
 
-function isServerMessage(value: unknown): value is ServerMessage {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
 export function createSocket(client: FanstageClient, session: SocketSession, options: SocketOptions = {}) {
   const mode: SocketMode = options.mode ?? 'site';
   const reconnectMs = options.reconnectMs ?? (mode === 'widget' ? RealtimeTiming.widgetReconnectMs : RealtimeTiming.reconnectMs);
@@ -142,13 +138,13 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       if (ws !== current) return;
       armWatchdog();
       if (typeof event.data !== 'string') return;
-      let message: unknown;
+      // What the server sends is typed by the contract (`ServerMessage`, lib/contract/realtime.ts).
+      let message: ServerMessage;
       try {
-        message = JSON.parse(event.data);
+        message = JSON.parse(event.data) as ServerMessage;
       } catch {
         return;
       }
-      if (!isServerMessage(message)) return;
       if (message.type === 'hello') {
         // Before `opened`: what reacts to the open reads it.
         hello.value = message;
