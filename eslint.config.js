@@ -61,7 +61,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)contract(/(index|account|auth|check|envelope|gifts|media|notifications|posts|search|settings|socket|translations|users))?$',
+              regex: '(^|/)contract(/(index|account|auth|calls|check|envelope|gifts|media|notifications|posts|search|settings|socket|translations|users))?$',
               allowTypeImports: true,
               message: 'Import types only; take plain values from contract/constants, contract/realtime and contract/rules/* (TypeBox stays out of browser bundles).',
             },

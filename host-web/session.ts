@@ -71,7 +71,7 @@ export async function startSession(fanstage: Fanstage): Promise<boolean> {
 /**
  * Keeps the websocket open while someone is logged in (badges, balances and the chat live on
  * it): it connects at login, and a logout closes it (createFanstage does). A connection that
- * gave up is left alone: the site reloads itself before that (socket.ts). Returns the stop.
+ * gave up is left alone: the site reloads itself before that (lib/sdk/socket/). Returns the stop.
  */
 export function keepRealtimeConnected(fanstage: Fanstage): () => void {
   return effect(() => {

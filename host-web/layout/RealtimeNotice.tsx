@@ -7,7 +7,7 @@ import styles from './RealtimeNotice.module.css';
 
 /**
  * SPEC §8 trying-to-reconnect: a warning for 3.5 s from the second reconnection attempt on,
- * shown again with each further attempt. The site reloads itself after too many (socket.ts).
+ * shown again with each further attempt. The site reloads itself after too many (lib/sdk/socket/).
  */
 export function RealtimeNotice() {
   useSignals();

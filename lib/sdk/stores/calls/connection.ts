@@ -17,8 +17,7 @@ import { batch, type Signal } from '@preact/signals-core';
 import type { CallsApi } from '../../api-calls';
 import type { SettingsStore } from '../settings';
 import type { CallMedia } from './media';
-import { num } from './signalling';
-import type { CallDirection, CallPeer, CallPeerConstructor, CallProblem, CallStoreOptions, CallTimers } from './types';
+import type { CallDirection, CallPeer, CallPeerConstructor, CallProblem, CallSignalData, CallStoreOptions, CallTimers } from './types';
 
 /** One call as the connection sees it; a new object for every call. */
 export interface CallLink {
@@ -29,7 +28,7 @@ export interface CallLink {
   gen: number;
   peer: CallPeer | null;
   /** Signals that came before the peer they are for. */
-  pendingSignals: Record<string, unknown>[];
+  pendingSignals: CallSignalData[];
   lostSince: number | null;
   disconnectedTimer: ReturnType<typeof setTimeout> | null;
   /** The ICE servers the server gave this call (TURN credentials minted for the viewer), when, and for how many seconds. */
@@ -65,15 +64,9 @@ async function loadSimplePeer(): Promise<CallPeerConstructor> {
   return module.default ?? module;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 /** The candidate line of a simple-peer signal, when it is a candidate. */
-function candidateLine(data: Record<string, unknown>): string | null {
-  const candidate = data.candidate;
-  if (isObject(candidate) && typeof candidate.candidate === 'string') return candidate.candidate;
-  return null;
+function candidateLine(data: CallSignalData): string | null {
+  return data.candidate?.candidate ?? null;
 }
 
 /** The SDP without the `a=candidate` lines `keep` refuses. */
@@ -163,13 +156,15 @@ export function createCallConnection(deps: CallConnectionDeps) {
     s.peer = peer;
     s.gen = gen;
     const mine = () => active() === s && s.peer === peer;
-    peer.on('signal', (data) => {
-      if (!mine() || !isObject(data)) return;
+    peer.on('signal', (signal) => {
+      if (!mine()) return;
+      // simple-peer signals objects: a description, a candidate or a renegotiation.
+      const data = signal as CallSignalData;
       const line = candidateLine(data);
       const filter = options.candidateFilter;
       if (line !== null && filter && !filter(line)) return;
       // Candidates gathered before the description was made sit in its SDP: filtered alike.
-      const sdp = typeof data.sdp === 'string' && filter ? { sdp: withoutCandidates(data.sdp, filter) } : {};
+      const sdp = data.sdp !== undefined && filter ? { sdp: withoutCandidates(data.sdp, filter) } : {};
       deps.sendSignal(line !== null ? 'iceCandidate' : 'rtcOffer', { ...data, ...sdp, gen });
     });
     peer.on('stream', (remote) => {
@@ -244,8 +239,8 @@ export function createCallConnection(deps: CallConnectionDeps) {
     }, 1000);
   }
 
-  function deliver(s: CallLink, data: Record<string, unknown>, iceRenewed = false): void {
-    const gen = num(data.gen) ?? 0;
+  function deliver(s: CallLink, data: CallSignalData, iceRenewed = false): void {
+    const gen = data.gen ?? 0;
     const { gen: _gen, ...signalData } = data;
     void _gen;
     if (signalData.restart === true) {
@@ -339,7 +334,7 @@ export function createCallConnection(deps: CallConnectionDeps) {
       if (s.direction === 'outgoing' && !s.peer) void makePeer(s, s.gen);
     },
     /** A signal of the other side's for this call. */
-    signal(s: CallLink, data: Record<string, unknown>): void {
+    signal(s: CallLink, data: CallSignalData): void {
       if (deps.inCall()) deliver(s, data);
     },
     replaceTrack(old: MediaStreamTrack, next: MediaStreamTrack, stream: MediaStream): void {

@@ -4,7 +4,7 @@
  * site's spend the fan confirms in the platform's popup (docs/spending.md), a call answered on
  * another device, a ring refused outright (blocked, unverified e-mail, not a creator ...).
  */
-import { CALL_RING_TIMEOUT_S } from '../../../contract/calls';
+import { CALL_RING_TIMEOUT_S } from '../../../contract/rules/calls';
 import { SdkError } from '../../errors';
 import { goesOn } from '../../spendConfirm';
 import { fanPriceCents } from '../../rules/price';

@@ -60,7 +60,7 @@
  * The parts, one file each: `machine.ts` (the phases: a pure reducer over typed actions),
  * `meter.ts` (the meter: pure, plus its ticking clock), `media.ts` (camera, microphone and
  * devices), `connection.ts` (simple-peer, ICE, reconnection), `signalling.ts` (the socket's
- * messages, their shapes checked in one place), `dialling.ts` (the caller's side: the ring and its refusals),
+ * messages, their bodies read by the contract's types), `dialling.ts` (the caller's side: the ring and its refusals),
  * `ringing.ts` (the callee's side: rings and answers), `core.ts` (what the parts share) and
  * `types.ts`. This file holds the call on the page, the server's word on it, and the actions
  * during the call.

@@ -11,7 +11,7 @@
  *   any ──cleared──▶ idle (null)
  */
 import type { CallEndReason, CallParty, CallStatusCode } from '../../../contract';
-import { CallStatus } from '../../../contract/calls';
+import { CallStatus } from '../../../contract/rules/calls';
 import type { CallSession, CallTotals } from './types';
 
 export type CallAction =

@@ -7,6 +7,7 @@
  * clock each second while the call runs.
  */
 import { computed, signal, type ReadonlySignal } from '@preact/signals-core';
+import { minutesBegun } from '../../../contract/rules/calls';
 import type { CallMeter, CallSession } from './types';
 
 /** What the server said about the call's money. */
@@ -63,7 +64,8 @@ export function meterOf(call: CallSession | null, state: MeterState, at: number)
     return { elapsedSeconds, minutes: call.totals.minutes, cost: call.totals.cost, earnings: call.totals.earnings, secondsLeft: null, lowCredit: false, pricePerMinute: call.agreedPrice };
   }
   // A fan pays for every minute begun: the meter says what hanging up now costs.
-  const begun = call.startedAt === null ? 0 : Math.floor(elapsedSeconds / 60) + 1;
+  // A clock that stepped back behind the start still shows the first minute begun.
+  const begun = call.startedAt === null ? 0 : minutesBegun(call.startedAt, Math.max(at, call.startedAt));
   const minutes = Math.max(begun, state.minutes);
   // The ticking clock may be up to a second behind the message that set the seconds.
   const secondsLeft = state.secondsLeft !== null ? Math.max(0, state.secondsLeft - Math.floor(Math.max(0, at - state.secondsLeftAt) / 1000)) : null;

@@ -5,7 +5,7 @@
  * theirs rings nothing there.
  */
 import type { Call } from '../../../contract';
-import { CALL_RING_TIMEOUT_S, CallStatus } from '../../../contract/calls';
+import { CALL_RING_TIMEOUT_S, CallStatus } from '../../../contract/rules/calls';
 import { fanPriceCents } from '../../rules/price';
 import type { CallCore } from './core';
 import type { CallOffer } from './signalling';

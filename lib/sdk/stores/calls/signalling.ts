@@ -1,6 +1,7 @@
 /**
  * The calls' side of the websocket: what the store sends as `callMessage`, and what it hears —
- * each server message's shape checked here, in one place, and handed on as a typed event.
+ * each server message's body read here, in one place, by the type the contract gives it
+ * (`CallMessageBodies`, lib/contract/calls.ts), and handed on as a typed event.
  * Every subscription it makes is undone by `dispose()`.
  *
  * Two checks belong to the message and are made here too: nothing is heard while nobody is
@@ -8,11 +9,12 @@
  */
 import type { CallEndReason, CallParty } from '../../../contract';
 import type { CallMessageBodies } from '../../../contract/calls';
+import { CALL_SERVER_SENDER, serverOnlyCallTypes } from '../../../contract/rules/calls';
 import type { CallMessageType, ServerMessageOf } from '../../../contract/realtime';
 import type { SpendRequestRef } from '../../../contract/spending';
 import type { FanstageSocket } from '../../socket';
 import type { MeterAction } from './meter';
-import type { CallTotals } from './types';
+import type { CallSignalData, CallTotals } from './types';
 
 /** What the other side or the server said in a call, its body read. */
 export type CallEvent =
@@ -20,7 +22,7 @@ export type CallEvent =
   | { type: 'callStart' }
   | { type: 'callStop'; status: number | null; reason: CallEndReason | null; totals: CallTotals | null }
   /** A simple-peer signal (`rtcOffer` or `iceCandidate`), its peer generation inside. */
-  | { type: 'signal'; signal: Record<string, unknown> }
+  | { type: 'signal'; signal: CallSignalData }
   | { type: 'meter'; action: MeterAction }
   | { type: 'chatMessage'; text: string }
   | { type: 'giftMessage'; giftId: number }
@@ -56,71 +58,48 @@ export interface CallSignallingHandlers {
   hello(): void;
 }
 
-/** The calls' message types only the server sends; never sent by a client. */
-const serverOnly: ReadonlySet<CallMessageType> = new Set<CallMessageType>(['creditOK', 'askForMoney', 'callEarnings', 'timeLeft', 'callStart']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-export function num(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
+/** A call message as the store reads it: its type, and the body the contract gives that type. */
+type IncomingCallMessage = { [T in CallMessageType]: { type: T; body: CallMessageBodies[T] } }[CallMessageType];
 
 /** The caller a ring names (its sender when the body does not say). */
-export function partyFromBody(body: Record<string, unknown>, senderId: number): CallParty {
-  const caller = body.caller;
-  if (isObject(caller) && typeof caller.id === 'number') {
-    return {
-      id: caller.id,
-      username: typeof caller.username === 'string' ? caller.username : String(caller.id),
-      displayName: typeof caller.displayName === 'string' ? caller.displayName : '',
-      avatarUrl: typeof caller.avatarUrl === 'string' ? caller.avatarUrl : null,
-    };
-  }
-  return { id: senderId, username: String(senderId), displayName: '', avatarUrl: null };
+export function partyFromBody(body: CallMessageBodies['preOffer'], senderId: number): CallParty {
+  return body.caller ?? { id: senderId, username: String(senderId), displayName: '', avatarUrl: null };
 }
 
 /** A ring's body read. */
-export function offerOf(body: Record<string, unknown>, senderId: number): CallOffer {
-  return { caller: partyFromBody(body, senderId), agreedPrice: num(body.agreedPrice), earningsPrice: num(body.earningsPrice) };
+export function offerOf(body: CallMessageBodies['preOffer'], senderId: number): CallOffer {
+  return { caller: partyFromBody(body, senderId), agreedPrice: body.agreedPrice ?? null, earningsPrice: body.earningsPrice ?? null };
 }
 
-/** The event a call message's body means, or null when it means nothing to the store. */
-function eventOf(type: CallMessageType, body: Record<string, unknown>, at: number): CallEvent | null {
-  switch (type) {
+/** The event a call message means, or null when it means nothing to the store. */
+function eventOf(message: IncomingCallMessage, at: number): CallEvent | null {
+  switch (message.type) {
     case 'preAnswer':
-      return { type, accept: body.accept === true, status: num(body.status) };
+      return { type: message.type, accept: message.body.accept, status: message.body.status ?? null };
     case 'callStart':
-      return { type };
+      return { type: message.type };
     case 'callStop': {
-      const minutes = num(body.minutes);
-      return {
-        type,
-        status: num(body.status),
-        reason: typeof body.reason === 'string' ? (body.reason as CallEndReason) : null,
-        totals: minutes !== null ? { minutes, cost: num(body.cost) ?? 0, earnings: num(body.earnings) ?? 0 } : null,
-      };
+      const { minutes, cost, earnings, status, reason } = message.body;
+      return { type: message.type, status: status ?? null, reason: reason ?? null, totals: minutes !== undefined ? { minutes, cost: cost ?? 0, earnings: earnings ?? 0 } : null };
     }
     case 'rtcOffer':
     case 'iceCandidate':
-      return isObject(body.signal) ? { type: 'signal', signal: body.signal } : null;
+      // simple-peer's signal data, as the other side's store sent it (with its peer generation).
+      return { type: 'signal', signal: message.body.signal as CallSignalData };
     case 'timeLeft':
-      return { type: 'meter', action: { type, seconds: num(body.seconds), minutes: num(body.minutes), cost: num(body.cost), at } };
+      return { type: 'meter', action: { type: message.type, seconds: message.body.seconds, minutes: message.body.minutes, cost: message.body.cost, at } };
     case 'askForMoney':
-      return { type: 'meter', action: { type, seconds: num(body.seconds), pricePerMinute: num(body.pricePerMinute), at } };
+      return { type: 'meter', action: { type: message.type, seconds: message.body.seconds, pricePerMinute: message.body.pricePerMinute, at } };
     case 'creditOK':
-      return { type: 'meter', action: { type, seconds: num(body.seconds), at } };
+      return { type: 'meter', action: { type: message.type, seconds: message.body.seconds, at } };
     case 'callEarnings':
-      return { type: 'meter', action: { type, earnings: num(body.earnings), minutes: num(body.minutes) } };
+      return { type: 'meter', action: { type: message.type, earnings: message.body.earnings, minutes: message.body.minutes } };
     case 'chatMessage':
-      return typeof body.text === 'string' && body.text.trim() ? { type, text: body.text } : null;
-    case 'giftMessage': {
-      const giftId = num(body.giftId);
-      return giftId !== null ? { type, giftId } : null;
-    }
+      return message.body.text.trim() ? { type: message.type, text: message.body.text } : null;
+    case 'giftMessage':
+      return { type: message.type, giftId: message.body.giftId };
     case 'remoteStream':
-      return { type, audio: body.audio !== false, video: body.video !== false };
+      return { type: message.type, audio: message.body.audio, video: message.body.video };
     default:
       return null;
   }
@@ -129,12 +108,14 @@ function eventOf(type: CallMessageType, body: Record<string, unknown>, at: numbe
 export function createCallSignalling(socket: FanstageSocket, handlers: CallSignallingHandlers) {
   function onMessage(message: ServerMessageOf<'callMessage'>): void {
     const { callId, callMessageType: type, senderId } = message;
-    const body = isObject(message.callMessageBody) ? message.callMessageBody : {};
+    // The body the contract gives this call type (lib/contract/calls.ts): the server checked it
+    // when a client sent it, or built it itself.
+    const incoming = { type, body: message.callMessageBody ?? {} } as IncomingCallMessage;
     if (!handlers.loggedIn()) return;
-    if (type === 'preOffer') return handlers.offer(callId, senderId, offerOf(body, senderId));
+    if (incoming.type === 'preOffer') return handlers.offer(callId, senderId, offerOf(incoming.body, senderId));
     // The call's start and its money are the server's word alone (senderId 0).
-    if (serverOnly.has(type) && senderId !== 0) return;
-    const event = eventOf(type, body, handlers.now());
+    if (serverOnlyCallTypes.has(type) && senderId !== CALL_SERVER_SENDER) return;
+    const event = eventOf(incoming, handlers.now());
     if (event) handlers.event(callId, senderId, event);
   }
 
@@ -149,7 +130,7 @@ export function createCallSignalling(socket: FanstageSocket, handlers: CallSigna
   return {
     /** Sends one of the calls' messages to the other side; false when the socket is not open (or the type is the server's). */
     send<T extends CallMessageType>(type: T, body: T extends keyof CallMessageBodies ? CallMessageBodies[T] : never, to: CallTarget, confirmation?: string): boolean {
-      if (serverOnly.has(type)) return false;
+      if (serverOnlyCallTypes.has(type)) return false;
       return socket.send({
         type: 'callMessage',
         callId: to.callId,

@@ -97,6 +97,19 @@ export type CallStartResult = { ok: true; callId: string } | { ok: false; proble
 export type CallStartProblem = CallBlocker | CallProblem | 'in-call';
 
 
+/**
+ * simple-peer's signal data as the store passes it between the two sides: a description (`sdp`),
+ * a candidate, a renegotiation, or the store's own `restart`, with its peer generation `gen`.
+ */
+export interface CallSignalData {
+  [key: string]: unknown;
+  gen?: number;
+  restart?: boolean;
+  renegotiate?: boolean;
+  sdp?: string;
+  candidate?: { candidate?: string };
+}
+
 /** The part of simple-peer the store uses (its Peer is an event emitter with these). */
 export interface CallPeer {
   signal(data: unknown): void;

@@ -313,16 +313,14 @@ export function createWalletStore(client: FanstageClient, options: WalletStoreOp
   };
 }
 
+/** Every field of a whole `Balance` (lib/contract/payments.ts); the check below fails to compile if one is missing. */
+const balanceFields = ['gBalance', 'cBalance', 'cPayout', 'ts', 'isFirst', 'myCbalance', 'myCbalance_acked', 'firstEarningsSeen'] as const satisfies readonly (keyof Balance)[];
+const _everyBalanceField: Exclude<keyof Balance, (typeof balanceFields)[number]> extends never ? true : never = true;
+void _everyBalanceField;
+
+/** An update that carries every field of a balance is a whole one (`amountChange` carries a part). */
 function isFullBalance(update: BalanceUpdate): update is Balance {
-  return (
-    typeof update.gBalance === 'number' &&
-    typeof update.cBalance === 'number' &&
-    typeof update.cPayout === 'number' &&
-    typeof update.isFirst === 'boolean' &&
-    typeof update.myCbalance === 'number' &&
-    typeof update.myCbalance_acked === 'number' &&
-    typeof update.firstEarningsSeen === 'boolean'
-  );
+  return balanceFields.every((field) => update[field] !== undefined);
 }
 
 export type WalletStore = ReturnType<typeof createWalletStore>;

@@ -1,126 +1,16 @@
 /**
- * The realtime connection (SPEC §4 websocket, §7 `/ws/`, §9 heartbeat): one websocket per
- * page, authorised by the session's access token, kept open across drops.
- *
- * API (stable):
- *
- *   const socket = fanstage.socket;           // createSocket(client, session, options)
- *
- *   socket.connect()        boolean  opens the connection (false when nobody is logged in).
- *                           Nothing connects by itself: the site and widgets call it.
- *   socket.disconnect()     closes it for good (no reconnection); a logout does it too.
- *   socket.send(message)    boolean  false (and nothing queued) when not open: show
- *                           `errors.message_not_send-offline`.
- *   socket.on(type, fn)     () => void  a handler for one server message type, or
- *                           `'reconnected'` (open again after a drop: re-fetch what may have
- *                           been missed). Returns the unsubscribe.
- *   socket.listenerCount()  number  the handlers registered with `on`
- *
- *   socket.connectedState   ReadonlySignal<'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed'>
- *   socket.attempts         ReadonlySignal<number>  reconnection attempts since the last open
- *   socket.tryingToReconnect ReadonlySignal<boolean>  from the second attempt on: show
- *                           `realtime.trying-to-reconnect` (SPEC §8)
- *   socket.waitingForServer ReadonlySignal<boolean>  the socket waits for the server itself (it
- *                           asked for patience with 1013, or the page reloads once it answers):
- *                           keep showing `realtime.trying-to-reconnect` until it is back
- *   socket.lastError        ReadonlySignal<SocketErrorCode | null>
- *   socket.hello            ReadonlySignal<hello | null>  the server's latest `hello` (its
- *                           `chatSeq` is where the chat stream stood when the connection opened)
- *
- * Rules: a token the server refuses (close 4401) before the first open is refreshed once
- * through the session and the connection tried again; a refused origin (4403) is final. A
- * server that cannot reach its database closes with 1013 (try again later): the socket comes
- * back after a longer wait that doubles with each such close in a row (5 s, 10 s, … up to
- * 60 s), drawn at random between half of it and all of it so that every page of a busy site
- * does not return in the same second, and these closes count toward neither rule below
- * (the server is there; it asks for patience). Any other drop reconnects after 2 s, plus a
- * random quarter of that at most. On the site, more than 6 reconnections in a row reload the
- * page — once the server answers HTTP again (asked every 2 s meanwhile, still 'reconnecting'),
- * because a reload while it is down lands on the browser's error page, where no script of ours
- * runs to ever come back. In a widget, reconnections come every 10 s and after 10 of them the
- * socket gives up ('failed') and calls `onFailure`, which the widget reports to its host page. The server pings
- * every 50 s and gets a `pong`; when nothing at all arrives for twice that, the connection is
- * taken for dead and replaced.
+ * The connection itself: `createSocket` opens the websocket with the session's token, counts it
+ * open on the server's `hello`, answers pings, watches for silence, and on a close decides
+ * between refreshing the token, waiting for a server that asked for patience, reconnecting,
+ * reloading the site and giving up (the rules are in ./index.ts; the waits in ./reconnection.ts).
  */
 import { batch, signal, type ReadonlySignal } from '@preact/signals-core';
-import { CloseCodes, socketProtocols, type ClientMessage, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../contract/realtime';
-import { RealtimeTiming } from '../contract/constants';
-import type { FanstageClient } from './client';
-
-export type ConnectedState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed';
-
-/**
- * Why the socket is not open: `unauthorized` (the token was refused even after a refresh),
- * `origin-refused` (this site may not connect), `connection-lost` (a drop), `heartbeat-timeout`
- * (silence), `gave-up` (a widget ran out of attempts), `no-session` (connect without a login).
- */
-export type SocketErrorCode = 'unauthorized' | 'origin-refused' | 'connection-lost' | 'heartbeat-timeout' | 'gave-up' | 'no-session' | 'service-unavailable';
-
-/**
- * The close codes of `/ws/` the socket acts on, under the names the SDK has always given them:
- * the values are the contract's `CloseCodes` (lib/contract/realtime.ts), which the server closes with.
- */
-export const SocketCloseCodes = { unauthorized: CloseCodes.unauthorized, originRefused: CloseCodes.forbiddenOrigin, tryAgainLater: CloseCodes.tryAgainLater } as const;
-
-/** After a 1013: the first wait, and the longest one it doubles up to. */
-export const unavailableBackoff = { firstMs: 5_000, maxMs: 60_000 } as const;
-
-/**
- * How long to wait before trying again. After an ordinary drop: `reconnectMs` and up to a
- * quarter more. After the `inRow`-th close with 1013 in a row: `unavailableMs` doubled for each
- * one before it, at most `unavailableMaxMs`, and drawn between half of that and all of it —
- * spread wide, so a thousand pages waiting on one database do not return in the same second.
- * `random` gives numbers in [0, 1).
- */
-export function reconnectWait(
-  inRow: number,
-  timing: { reconnectMs: number; unavailableMs: number; unavailableMaxMs: number },
-  random: () => number,
-): number {
-  if (inRow <= 0) return timing.reconnectMs + random() * (timing.reconnectMs / 4);
-  const wait = Math.min(timing.unavailableMaxMs, timing.unavailableMs * 2 ** Math.min(inRow - 1, 16));
-  return wait / 2 + random() * (wait / 2);
-}
-
-/** Any constructor shaped like the browser's `WebSocket` (Node without one passes `ws`). */
-export type WebSocketConstructor = new (url: string, protocols: string[]) => WebSocket;
-
-export type SocketMode = 'site' | 'widget';
-
-/** What the socket needs of the session store. */
-export interface SocketSession {
-  readonly accessToken: ReadonlySignal<string | null>;
-  refresh(): Promise<boolean>;
-}
-
-export interface SocketOptions {
-  /** `'site'` (default) reloads the page after too many reconnections; `'widget'` gives up and reports. */
-  mode?: SocketMode;
-  /** The WebSocket implementation; default `globalThis.WebSocket`. */
-  WebSocketImpl?: WebSocketConstructor;
-  /** Wait before a reconnection; default 2 s on the site, 10 s in a widget (plus up to a quarter of it at random). */
-  reconnectMs?: number;
-  /** After a close with 1013: the first wait (default 5 s), doubled with each such close in a row… */
-  unavailableMs?: number;
-  /** …up to this (default 60 s); each wait is drawn between half of it and all of it. */
-  unavailableMaxMs?: number;
-  /** Random numbers in [0, 1) for the jitter; default `Math.random`. */
-  random?: () => number;
-  /** Widget mode: reconnections before giving up; default 10. */
-  maxAttempts?: number;
-  /** Site mode: reconnections in a row after which the page reloads; default 6 (reloads on the 7th). */
-  reloadAfter?: number;
-  /** The server's ping interval; silence for twice this drops the connection. Default 50 s. */
-  heartbeatMs?: number;
-  /** Site mode: how the page reloads; default `location.reload()`. */
-  reload?: () => void;
-  /** Widget mode: called once when the socket gives up (or the origin is refused). */
-  onFailure?: (error: SocketErrorCode) => void;
-}
-
-/** The events `on` accepts: every server message type, and `reconnected`. */
-export type SocketEventMap = { [T in ServerMessageType]: ServerMessageOf<T> } & { reconnected: { attempts: number } };
-export type SocketEvent = keyof SocketEventMap;
+import { socketProtocols, type ClientMessage, type ServerMessage, type ServerMessageOf } from '../../contract/realtime';
+import { RealtimeTiming } from '../../contract/constants';
+import type { FanstageClient } from '../client';
+import { createSocketHandlers } from './handlers';
+import { reconnectWait, SocketCloseCodes, unavailableBackoff } from './reconnection';
+import type { ConnectedState, SocketErrorCode, SocketMode, SocketOptions, SocketSession, WebSocketConstructor } from './types';
 
 const OPEN = 1;
 
@@ -132,10 +22,6 @@ export function socketUrl(baseUrl: string): string {
   const base = new URL(baseUrl || globalThis.location.href);
   const protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${protocol}//${base.host}/ws/`;
-}
-
-function isServerMessage(value: unknown): value is ServerMessage {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 export function createSocket(client: FanstageClient, session: SocketSession, options: SocketOptions = {}) {
@@ -157,7 +43,8 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   const lastError = signal<SocketErrorCode | null>(null);
   const hello = signal<ServerMessageOf<'hello'> | null>(null);
 
-  const handlers = new Map<SocketEvent, Set<(payload: never) => void>>();
+  const handlers = createSocketHandlers();
+  const emit = handlers.emit;
   let current: WebSocket | null = null;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   let watchdog: ReturnType<typeof setTimeout> | null = null;
@@ -171,29 +58,6 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
   let unavailableInRow = 0;
   // Bumped on connect and disconnect, so an old refresh or timer cannot act on a new connection.
   let generation = 0;
-
-  function emit<E extends SocketEvent>(type: E, payload: SocketEventMap[E]): void {
-    const set = handlers.get(type);
-    if (!set) return;
-    for (const handler of [...set]) {
-      try {
-        (handler as (payload: SocketEventMap[E]) => void)(payload);
-      } catch (error) {
-        // One screen's broken handler must not stop the others or the connection.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-  }
-
-  function on<E extends SocketEvent>(type: E, handler: (payload: SocketEventMap[E]) => void): () => void {
-    let set = handlers.get(type);
-    if (!set) handlers.set(type, (set = new Set()));
-    const entry = handler as (payload: never) => void;
-    set.add(entry);
-    return () => void set.delete(entry);
-  }
 
   function clearTimers(): void {
     if (reconnectTimer !== null) clearTimeout(reconnectTimer);
@@ -274,13 +138,13 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
       if (ws !== current) return;
       armWatchdog();
       if (typeof event.data !== 'string') return;
-      let message: unknown;
+      // What the server sends is typed by the contract (`ServerMessage`, lib/contract/realtime.ts).
+      let message: ServerMessage;
       try {
-        message = JSON.parse(event.data);
+        message = JSON.parse(event.data) as ServerMessage;
       } catch {
         return;
       }
-      if (!isServerMessage(message)) return;
       if (message.type === 'hello') {
         // Before `opened`: what reacts to the open reads it.
         hello.value = message;
@@ -481,9 +345,9 @@ export function createSocket(client: FanstageClient, session: SocketSession, opt
     connect,
     disconnect,
     send,
-    on,
+    on: handlers.on,
     /** How many handlers `on` holds, of every type (a disposed Fanstage leaves none). */
-    listenerCount: (): number => [...handlers.values()].reduce((sum, set) => sum + set.size, 0),
+    listenerCount: handlers.count,
   };
 }
 
