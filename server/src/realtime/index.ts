@@ -1,9 +1,8 @@
 /**
  * The websocket: one node's connections by user, delivery to them and (through the Redis bus)
- * to every other node's, logouts, the upgrade with its token and origin checks, admitting each
- * client message against its budget, and the heartbeat. The API it offers is in `api.ts`, a
- * connection's state and budget in `connection.ts`, the handling of a client message in
- * `client-messages.ts`.
+ * to every other node's, logouts, the upgrade with its token and origin checks, admitting client
+ * messages against their budget, and the heartbeat. Its API is in `api.ts`, a connection's state
+ * and budget in `connection.ts`, the handling of a client message in `client-messages.ts`.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
