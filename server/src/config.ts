@@ -1,7 +1,26 @@
+/**
+ * The server's configuration: the `Config` every part reads, and `loadConfig`, which reads and
+ * checks it from environment variables in one place, in one order. The readers of each area's
+ * settings are in `config/`: database, media, calls, push, the site, how this node serves, and
+ * the environment readers they share.
+ */
 import { randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { iceServers, turnSettings, type IceServer, type TurnSettings } from './config/calls';
+import { detectPooling } from './config/database';
+import { ConfigError, flag, integer, nonEmpty, text, type Env } from './config/env';
+import { s3Settings, type S3Settings } from './config/media';
+import { pushSettings, type PushSettings } from './config/push';
+import { defaultHashingLimits, trustProxy } from './config/server';
+import { oauthProviders, supportEmail } from './config/site';
+
+export { defaultPushServiceHosts, type PushSettings } from './config/push';
+export type { IceServer, TurnSettings } from './config/calls';
+export type { S3Settings } from './config/media';
+export { ConfigError } from './config/env';
+export { detectPooling } from './config/database';
+export { defaultHashingLimits } from './config/server';
 
 /** The repository root, found from this file so the server works from any working directory. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -151,53 +170,6 @@ export interface Config {
   oauthProviders: string[];
 }
 
-export interface PushSettings {
-  /**
-   * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url, as `web-push generate-vapid-keys` prints
-   * them), set together. Unset, the server makes a pair on first start and keeps it in the
-   * database, so every node and every restart signs with the same one: a new key would orphan
-   * every browser's subscription.
-   */
-  vapidPublicKey: string | undefined;
-  vapidPrivateKey: string | undefined;
-  /** VAPID_SUBJECT: how push services reach the operator, `mailto:` or `https:` (default mailto:SUPPORT_EMAIL). */
-  subject: string;
-  /**
-   * PUSH_SERVICE_HOSTS: the host names a subscription's endpoint may name (comma-separated; `*.`
-   * for a domain's subdomains). The server POSTs to that address, so anything else would let a
-   * user make it call an internal one. The browsers' push services by default.
-   */
-  serviceHosts: string[];
-}
-
-/** The push services of Chrome, Edge, Firefox and Safari. */
-export const defaultPushServiceHosts: readonly string[] = [
-  'fcm.googleapis.com',
-  'android.googleapis.com',
-  '*.push.services.mozilla.com',
-  '*.notify.windows.com',
-  '*.push.apple.com',
-];
-
-export interface TurnSettings {
-  /** `turn:` and `turns:` addresses of the relay. */
-  urls: string[];
-  /** coturn's `static-auth-secret`: the key of the credentials' HMAC. */
-  secret: string;
-  /** Seconds a minted credential is good for. */
-  ttlSeconds: number;
-}
-
-/** One STUN or TURN server, as `RTCPeerConnection` takes it. */
-export interface IceServer {
-  urls: string | string[];
-  username?: string;
-  credential?: string;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /**
  * Whether the built-in sandboxes that stand in for outside services run: the card processor
@@ -218,7 +190,6 @@ export function developmentToolsExist(config: Pick<Config, 'nodeEnv'>): boolean 
   return config.nodeEnv !== 'production';
 }
 
-type Env = Record<string, string | undefined>;
 
 /**
  * Reads the configuration from environment variables. Every value is checked here, once,
@@ -322,225 +293,5 @@ export function loadConfig(env: Env = process.env): Config {
     forceLogin: flag(env, 'FORCE_LOGIN', false),
     push: pushSettings(env, supportEmail(env, publicUrl)),
     oauthProviders: oauthProviders(env, nodeEnv),
-  };
-}
-
-/** The address forms TRUST_PROXY lists: an IP, a network (`10.0.0.0/8`), or one of proxy-addr's names. */
-const proxyEntry = /^(loopback|linklocal|uniquelocal|[0-9a-f]*[.:][0-9a-f.:]*(\/\d{1,3})?)$/i;
-
-function trustProxy(env: Env, nodeEnv: string): boolean | string {
-  const raw = nonEmpty(env.TRUST_PROXY);
-  // In production the balancer in front sits on the private network, where no client does.
-  if (raw === undefined) return nodeEnv === 'production' ? 'loopback,linklocal,uniquelocal' : false;
-  const lower = raw.toLowerCase();
-  if (['0', 'false', 'off', 'no'].includes(lower)) return false;
-  if (lower === 'true') return true;
-  const entries = raw.split(',').map((entry) => entry.trim());
-  if (!entries.every((entry) => proxyEntry.test(entry))) {
-    throw new ConfigError(
-      `TRUST_PROXY must be false, true, or the proxies' addresses and networks, comma-separated (10.0.0.0/8, 192.0.2.7, loopback, uniquelocal) (got "${raw}").`,
-    );
-  }
-  return entries.join(',');
-}
-
-function oauthProviders(env: Env, nodeEnv: string): string[] {
-  const raw = nonEmpty(env.OAUTH_PROVIDERS) ?? (nodeEnv === 'production' ? 'none' : 'sandbox');
-  const names = raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (names.length === 1 && names[0] === 'none') return [];
-  for (const name of names) {
-    if (!/^[a-z0-9-]{1,32}$/.test(name)) throw new ConfigError(`OAUTH_PROVIDERS must list provider names such as sandbox, comma-separated, or be none (got "${name}").`);
-  }
-  return [...new Set(names)];
-}
-
-function pushSettings(env: Env, support: string): PushSettings {
-  const vapidPublicKey = nonEmpty(env.VAPID_PUBLIC_KEY);
-  const vapidPrivateKey = nonEmpty(env.VAPID_PRIVATE_KEY);
-  if ((vapidPublicKey === undefined) !== (vapidPrivateKey === undefined)) {
-    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither: the server then makes a pair and keeps it in the database).');
-  }
-  // An uncompressed P-256 point (65 bytes) and a scalar (32 bytes), base64url.
-  if (vapidPublicKey !== undefined && !/^[A-Za-z0-9_-]{87}$/.test(vapidPublicKey)) throw new ConfigError('VAPID_PUBLIC_KEY must be a P-256 public key in base64url (87 characters).');
-  if (vapidPrivateKey !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(vapidPrivateKey)) throw new ConfigError('VAPID_PRIVATE_KEY must be a P-256 private key in base64url (43 characters).');
-  const subject = nonEmpty(env.VAPID_SUBJECT) ?? `mailto:${support}`;
-  if (!/^(mailto:[^@\s]+@[^@\s]+|https:\/\/[^/\s]+\S*)$/.test(subject)) {
-    throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: address (got "${subject}").`);
-  }
-  const raw = nonEmpty(env.PUSH_SERVICE_HOSTS);
-  const serviceHosts =
-    raw === undefined
-      ? [...defaultPushServiceHosts]
-      : raw
-          .split(',')
-          .map((host) => host.trim().toLowerCase())
-          .filter(Boolean);
-  for (const host of serviceHosts) {
-    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) throw new ConfigError(`PUSH_SERVICE_HOSTS must list host names such as fcm.googleapis.com or *.push.apple.com (got "${host}").`);
-  }
-  return { vapidPublicKey, vapidPrivateKey, subject, serviceHosts };
-}
-
-function turnSettings(env: Env): TurnSettings | undefined {
-  const rawUrls = nonEmpty(env.TURN_URLS);
-  const secret = nonEmpty(env.TURN_SECRET);
-  if (rawUrls === undefined && secret === undefined) {
-    if (nonEmpty(env.TURN_TTL) !== undefined) throw new ConfigError('TURN_TTL is set but TURN_URLS and TURN_SECRET are not: set all of them, or none.');
-    return undefined;
-  }
-  if (rawUrls === undefined || secret === undefined) {
-    throw new ConfigError('TURN_URLS and TURN_SECRET must be set together (the TURN server\'s addresses and its static-auth-secret).');
-  }
-  const urls = rawUrls
-    .split(',')
-    .map((url) => url.trim())
-    .filter(Boolean);
-  for (const url of urls) {
-    if (!/^turns?:\S+$/.test(url)) throw new ConfigError(`TURN_URLS must list turn: or turns: addresses, comma-separated (got "${url}").`);
-  }
-  // The secret signs every credential: one short enough to guess opens the relay to anyone.
-  if (secret.length < 16) throw new ConfigError('TURN_SECRET must be 16 characters or more (the same value as coturn\'s static-auth-secret).');
-  return { urls, secret, ttlSeconds: integer(env, 'TURN_TTL', 3600, 60, 86_400) };
-}
-
-function iceServers(env: Env): IceServer[] {
-  const raw = nonEmpty(env.ICE_SERVERS);
-  if (raw === undefined) return [];
-  const problem = `ICE_SERVERS must be a JSON array of {"urls": "stun:…" or "turn:…" (or a list of them)}`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ConfigError(`${problem} (it is not JSON).`);
-  }
-  if (!Array.isArray(parsed)) throw new ConfigError(`${problem} (it is not an array).`);
-  return parsed.map((entry: unknown, index) => {
-    const server = entry as Record<string, unknown> | null;
-    if (typeof server !== 'object' || server === null || Array.isArray(server)) throw new ConfigError(`${problem} (entry ${index} is not an object).`);
-    const urls = server.urls;
-    const list = typeof urls === 'string' ? [urls] : Array.isArray(urls) ? urls : [];
-    if (list.length === 0 || !list.every((url) => typeof url === 'string' && /^(stuns?|turns?):\S+$/.test(url))) {
-      throw new ConfigError(`${problem} (entry ${index} has no stun:, stuns:, turn: or turns: address in urls).`);
-    }
-    // ICE_SERVERS is published to anyone in /papi/settings: a credential there lets strangers
-    // relay their traffic through the operator's TURN server.
-    if (server.username !== undefined || server.credential !== undefined) {
-      throw new ConfigError(
-        `ICE_SERVERS entry ${index} has a username or credential, which would be public in /papi/settings. ` +
-          'Give the TURN server to TURN_URLS and its static-auth-secret to TURN_SECRET instead: the server then mints short-lived credentials for the two people of each call (docs/calls.md).',
-      );
-    }
-    const unknown = Object.keys(server).filter((key) => key !== 'urls');
-    if (unknown.length > 0) throw new ConfigError(`${problem} (entry ${index} has unknown fields: ${unknown.join(', ')}).`);
-    return { urls: urls as string | string[] };
-  });
-}
-
-/** A line of text shown to people, such as the operator's name: one line, at most `max` characters. */
-function text(env: Env, name: string, fallback: string, max: number): string {
-  const raw = nonEmpty(env[name]);
-  if (raw === undefined) return fallback;
-  if (raw.length > max || /[\r\n<>]/.test(raw)) throw new ConfigError(`${name} must be one line of at most ${max} characters, without < or > (got "${raw}").`);
-  return raw;
-}
-
-/** SUPPORT_EMAIL, or support@ the host of PUBLIC_URL. */
-function supportEmail(env: Env, publicUrl: string): string {
-  const raw = nonEmpty(env.SUPPORT_EMAIL);
-  if (raw === undefined) return `support@${new URL(publicUrl).hostname}`;
-  if (raw.length > 254 || !/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new ConfigError(`SUPPORT_EMAIL must be an e-mail address such as support@fanstage.example (got "${raw}").`);
-  return raw;
-}
-
-/** Password hashes at once (one core fewer than the machine has, at least one) and in line beyond them. */
-export function defaultHashingLimits(): { concurrency: number; queue: number } {
-  return { concurrency: Math.max(1, availableParallelism() - 1), queue: 64 };
-}
-
-/**
- * The pooling a database address tells of by itself: Prisma's `pgbouncer=true`, Neon's pooled
- * hosts (`ep-…-pooler.…`), Supabase's pooler in transaction mode (port 6543). Anything else is
- * taken to be a connection of its own; DATABASE_POOLING says otherwise.
- */
-export function detectPooling(databaseUrl: string | undefined): 'session' | 'transaction' {
-  if (databaseUrl === undefined || !/^postgres(ql)?:\/\//.test(databaseUrl)) return 'session';
-  let url: URL;
-  try {
-    url = new URL(databaseUrl);
-  } catch {
-    return 'session';
-  }
-  if (url.searchParams.get('pgbouncer') === 'true') return 'transaction';
-  if (/-pooler\./.test(url.hostname)) return 'transaction';
-  if (url.hostname.endsWith('.pooler.supabase.com') && url.port === '6543') return 'transaction';
-  return 'session';
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-/** A true/false setting: 1, true, on or yes; 0, false, off or no (any case). */
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = nonEmpty(env[name])?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false (got "${env[name]}").`);
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = nonEmpty(env[name]);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got "${raw}").`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${value}).`);
-  return value;
-}
-
-export interface S3Settings {
-  bucket: string;
-  region: string;
-  /** For services other than AWS (MinIO, R2, …): their address. */
-  endpoint: string | undefined;
-  /** Without them the AWS SDK's default chain (environment, instance role) is used. */
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  /** `bucket` in the path instead of the host name (most S3-compatible services want it). */
-  forcePathStyle: boolean;
-  /** Prepended to every key, so one bucket can hold several installations. */
-  prefix: string;
-}
-
-function s3Settings(env: Env): S3Settings | undefined {
-  const bucket = nonEmpty(env.S3_BUCKET);
-  if (bucket === undefined) return undefined;
-  const endpoint = nonEmpty(env.S3_ENDPOINT);
-  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) {
-    throw new ConfigError(`S3_ENDPOINT must be an http(s) origin such as https://s3.example.com (got "${endpoint}").`);
-  }
-  const accessKeyId = nonEmpty(env.S3_ACCESS_KEY_ID);
-  const secretAccessKey = nonEmpty(env.S3_SECRET_ACCESS_KEY);
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together.');
-  }
-  const pathStyle = (nonEmpty(env.S3_FORCE_PATH_STYLE) ?? 'false').toLowerCase();
-  if (!['1', '0', 'true', 'false'].includes(pathStyle)) throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}").`);
-  const prefix = nonEmpty(env.S3_PREFIX) ?? '';
-  if (prefix !== '' && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(prefix)) {
-    throw new ConfigError(`S3_PREFIX must be a folder ending in / such as fanstage/ (got "${prefix}").`);
-  }
-  return {
-    bucket,
-    region: nonEmpty(env.S3_REGION) ?? 'us-east-1',
-    endpoint,
-    accessKeyId,
-    secretAccessKey,
-    forcePathStyle: pathStyle === '1' || pathStyle === 'true',
-    prefix,
   };
 }

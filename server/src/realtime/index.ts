@@ -1,77 +1,28 @@
+/**
+ * The websocket: one node's connections by user, delivery to them and (through the Redis bus)
+ * to every other node's, logouts, the upgrade with its token and origin checks, admitting client
+ * messages against their budget, and the heartbeat. Its API is in `api.ts`, a connection's state
+ * and budget in `connection.ts`, the handling of a client message in `client-messages.ts`.
+ */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { RealtimeTiming } from '../../../lib/contract/constants';
-import type { ErrorKey } from '../../../lib/contract/errors';
 import { CloseCodes, REALTIME_PROTOCOL, tokenOfProtocols, type LogoutReason, type ServerMessage } from '../../../lib/contract/realtime';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/availability';
-import { AppError } from '../errors';
 import { sourceOfHeaders } from '../http/origins';
-import { findUnsafeText } from '../http/input-bounds';
+import type { Realtime, RealtimeOptions, RealtimePublisher } from './api';
 import { createRedisBus, type Bus, type BusEvent } from './bus';
-import { hasClientSchema, passesContract } from './checks';
+import { hasClientSchema } from './checks';
+import { createClientMessages } from './client-messages';
+import { abuseAfterRefusals, refusedChatMessage, takeToken, type Connection } from './connection';
 import type { SocketAuthenticator, SocketFeature, SocketPeer } from './transport';
 
+export type { Realtime, RealtimeOptions, RealtimePublisher } from './api';
 export type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
-
-/** What features use to reach people's open sockets, on this node and (with Redis) every other. */
-export interface RealtimePublisher {
-  /** Sends `message` to every socket of the user(s); `except` leaves out one connection (`Connection.key`). */
-  publish(userIds: number | readonly number[], message: ServerMessage, options?: { except?: string }): void;
-  /**
-   * Sends `beforeLogout` to the user's sockets and closes them. Sockets opened by the session
-   * family `keepSessionFamily` (the session that changed the password) stay. With
-   * `onlyOrigin`, only the widget sessions bound to that origin are closed.
-   */
-  logout(userId: number, reason: LogoutReason, keepSessionFamily?: string | null, onlyOrigin?: string): void;
-  /** Whether a message for the user could reach a socket: always with other nodes, else only when it has one here. */
-  isReachable(userId: number): boolean;
-  /**
-   * Tells the other nodes this one answered a write, so what they hold in memory for a moment
-   * (visitors' pages, a viewer's first page) is out of date; a burst travels as one message.
-   */
-  announceWrite(): void;
-  /** Runs `listener` whenever another node announced a write. */
-  onWriteElsewhere(listener: () => void): void;
-  /**
-   * Runs `listener` whenever a user is logged out (`logout`), on this node or another: a ban,
-   * a password change, a deleted account, a revoked widget consent.
-   */
-  onLogout(listener: (userId: number) => void): void;
-}
-
-export interface RealtimeOptions {
-  /** How often the server pings (default RealtimeTiming.heartbeatMs); two missed pings drop the socket. */
-  heartbeatMs?: number;
-  /** A socket whose unsent data exceeds this is cut off with 1013 (default 1 MiB). */
-  maxBufferedBytes?: number;
-  /** Client messages per second a connection may send on average (default 20). */
-  messagesPerSecond?: number;
-  /** How many messages a connection may send at once (default 40). */
-  messageBurst?: number;
-}
-
-export interface Realtime extends RealtimePublisher {
-  /** This node's id; messages on the bus carry it so nobody delivers twice. */
-  readonly nodeId: string;
-  /** Adds a feature's client messages and connection hooks (server/src/realtime/transport.ts); before `start`. */
-  register(feature: SocketFeature): void;
-  /** Starts answering `GET /ws/` upgrades on the HTTP server, reading tokens with `authenticate`. */
-  start(server: Server, authenticate: SocketAuthenticator): void;
-  /** Closes every socket (1001) and stops listening; the bus is closed by `close`. */
-  closeSockets(): void;
-  close(): Promise<void>;
-  /** How many sockets this node holds (for a user, or in all). */
-  connectionCount(userId?: number): number;
-  /**
-   * Messages sent to sockets and received from them by type, since the start, and the link to
-   * the other nodes: `local` without Redis, else whether the bus's subscription is up.
-   */
-  stats(): { sent: number; received: ReadonlyMap<string, number>; bus: 'local' | 'connected' | 'disconnected' };
-}
 
 /** How long a node gathers writes before announcing them to the others (one bus message). */
 const writeAnnouncementMs = 50;
@@ -80,58 +31,6 @@ const writeAnnouncementMs = 50;
 export const realtimePath = '/ws/';
 /** The largest client frame accepted; client messages are small JSON objects. */
 const maxPayloadBytes = 16 * 1024;
-/** Refused messages beyond the burst after which the connection is closed as abusive. */
-const abuseAfterRefusals = 40;
-
-function textOf(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
-}
-
-/**
- * A chat draft refused for the rate names its msgId, so the client marks that draft failed
- * (and may send it again) instead of waiting for an echo that never comes.
- */
-function refusedChatMessage(data: RawData, isBinary: boolean): { ref?: string; msgId?: string } {
-  if (isBinary) return {};
-  try {
-    const fields = JSON.parse(textOf(data)) as Record<string, unknown> | null;
-    if (typeof fields?.msgId !== 'string' || fields.msgId.length > 64 || typeof fields.type !== 'string') return {};
-    return { ref: fields.type.slice(0, 40), msgId: fields.msgId };
-  } catch {
-    return {};
-  }
-}
-
-/** The answer to a refused client message: its key, the type it refers to and its msgId, so the right draft is marked. */
-function refusal(type: string, fields: Record<string, unknown>, statusText: ErrorKey): ServerMessage {
-  const msgId = typeof fields.msgId === 'string' && fields.msgId.length <= 64 ? fields.msgId : undefined;
-  return { type: 'error', statusText, ref: type.slice(0, 40), ...(msgId === undefined ? {} : { msgId }) };
-}
-
-interface Connection {
-  /** Unique over all nodes: `<nodeId>:<n>`. */
-  key: string;
-  userId: number;
-  sessionFamily: string | null;
-  /** The origin a widget session's token is bound to; null for the platform's sessions. */
-  origin: string | null;
-  socket: WebSocket;
-  /** Pings sent and not answered yet. */
-  missed: number;
-  tokens: number;
-  lastRefill: number;
-  refused: number;
-  /** Frames published to the connection before its `hello` went out; null once it has. */
-  early: (ServerMessage | string)[] | null;
-  /** What features see of it. */
-  peer: SocketPeer;
-  /** Its client messages, handled one at a time in the order sent. */
-  queue: Promise<void>;
-  /** Whether `hello` went out (and the features heard of it). */
-  opened: boolean;
-}
 
 export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
   const nodeId = randomBytes(8).toString('hex');
@@ -268,21 +167,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
   }
 
-  /** Token bucket: false when the connection has no message left this moment. */
-  function take(connection: Connection): boolean {
-    const now = Date.now();
-    connection.tokens = Math.min(burst, connection.tokens + ((now - connection.lastRefill) / 1000) * rate);
-    connection.lastRefill = now;
-    if (connection.tokens < 1) return false;
-    connection.tokens -= 1;
-    return true;
-  }
-
   /** Counts a client message against the connection's budget; false when it is refused. */
   function admit(connection: Connection, data: RawData, isBinary: boolean): boolean {
     // Any message shows the client is alive.
     connection.missed = 0;
-    if (take(connection)) {
+    if (takeToken(connection, rate, burst)) {
       connection.refused = 0;
       return true;
     }
@@ -292,69 +181,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     return false;
   }
 
-  async function onClientMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
-    let message: unknown;
-    try {
-      if (isBinary) throw new Error('binary frame');
-      message = JSON.parse(textOf(data));
-    } catch {
-      send(connection, { type: 'error', statusText: 'invalid-json' });
-      return;
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      send(connection, { type: 'error', statusText: 'invalid-request' });
-      return;
-    }
-    const fields = message as Record<string, unknown>;
-    // The same rule as HTTP bodies: no NUL or unpaired surrogate reaches a handler or the database.
-    if (findUnsafeText(fields) !== null) {
-      const msgId = typeof fields.msgId === 'string' && fields.msgId.length <= 64 && findUnsafeText(fields.msgId) === null ? fields.msgId : undefined;
-      const ref = typeof fields.type === 'string' && findUnsafeText(fields.type) === null ? fields.type.slice(0, 40) : undefined;
-      send(connection, { type: 'error', statusText: 'invalid-request', ...(ref === undefined ? {} : { ref }), ...(msgId === undefined ? {} : { msgId }) });
-      return;
-    }
-    const type = typeof fields.type === 'string' ? fields.type : undefined;
-    // Every message of a known type is checked against its contract schema (lib/contract/socket.ts) before anything acts on it.
-    if ((type === 'ping' || type === 'pong') && !passesContract(type, fields)) {
-      send(connection, refusal(type, fields, 'invalid-request'));
-      return;
-    }
-    switch (type) {
-      case 'ping':
-        send(connection, { type: 'pong', ts: typeof fields.ts === 'number' ? fields.ts : Date.now() });
-        return;
-      case 'pong':
-        return;
-      default: {
-        const feature = type === undefined ? undefined : handlers.get(type);
-        // Counted by type only for the types the server knows, so no client can make up labels.
-        const counted = feature === undefined ? 'unknown' : type!;
-        counters.received.set(counted, (counters.received.get(counted) ?? 0) + 1);
-        if (type === undefined || feature === undefined) {
-          send(connection, { type: 'error', statusText: 'invalid-request', ref: type?.slice(0, 40) });
-          return;
-        }
-        if (!passesContract(type, fields)) {
-          send(connection, refusal(type, fields, 'invalid-request'));
-          return;
-        }
-        try {
-          await feature.handle(connection.peer, type, fields);
-        } catch (error) {
-          send(connection, refusal(type, fields, answerFor(error, feature.name, type)));
-        }
-      }
-    }
-  }
-
-  /** The key a failed handler answers: its own for a broken rule, else the server's trouble. */
-  function answerFor(error: unknown, feature: string, type: string): ErrorKey {
-    if (error instanceof AppError) return error.key;
-    // The database being away is no bug: the client may try again in a moment.
-    if (isDatabaseUnavailable(error)) return 'service-unavailable';
-    log.warn({ err: error, feature, type }, 'realtime: a client message failed');
-    return 'internal-error';
-  }
+  const onClientMessage = createClientMessages({ send, handlers, received: counters.received, log });
 
   /**
    * The connection behind each socket. Its listeners are the same four functions for every
