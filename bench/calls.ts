@@ -2,7 +2,9 @@
 // call, two Chromiums on fake camera and microphone against the built site on the real server,
 // and of a bare simple-peer pair (bench/calls/) measured the same way in the same run; and what
 // a page with only <fanstage-call> downloads. docs/performance.md says what is in the numbers.
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+// The people it signs in are in bench/calls/accounts.ts, what it reads from the pages in
+// bench/calls/samples.ts.
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,23 +12,15 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { TERMS_VERSION } from '../lib/contract/constants';
-import { fanPriceCents } from '../lib/contract/rules/price';
-import { openDatabase } from '../server/src/db';
-import { account, inTransaction, transfer } from '../server/src/ledger';
-import type { BenchNotes } from './calls/probe';
+import { creatorName, demoPassword, prepareAccounts, signedIn, watchRefreshes, type ServerOnPostgres } from './calls/accounts';
+import { median, notesOf, sampleOf, steps, type Sample } from './calls/samples';
+
+export type { ServerOnPostgres } from './calls/accounts';
 
 const root = join(import.meta.dirname, '..');
 
 /** Calls of each kind measured, after one of each to warm up (`BENCH_CALL_RUNS`). */
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 7);
-/** The creator and the fan: seeded demo accounts. */
-const creatorName = 'lucy.rivers';
-const fanName = 'tom.baker';
-/** The demo accounts' password, given to the benchmark's server (production seeds none by default). */
-const demoPassword = 'fanstage-demo';
-/** Her price a minute: the 128-credit call step of SPEC §9, as in tests/e2e/calls.spec.ts. */
-const callPrice = 128;
 
 /** The flags of playwright.config.ts, the fake devices, and loopback WebRTC as in tests/e2e/calls.spec.ts. */
 const launchArgs = [
@@ -41,14 +35,6 @@ const launchArgs = [
   '--allow-loopback-in-peer-connection',
   '--autoplay-policy=no-user-gesture-required',
 ];
-
-export interface ServerOnPostgres {
-  base: string;
-  port: number;
-  child: ChildProcess;
-  dbUrl: string;
-  secret: string;
-}
 
 /** What bench/run.ts lends this part. */
 export interface CallsBenchDeps {
@@ -79,161 +65,6 @@ async function bundle(entry: string): Promise<string> {
     for (const file of output.output) if (file.type === 'chunk' && file.isEntry) return file.code;
   }
   throw new Error(`no bundle for ${entry}`);
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-const notesOf = (page: Page) => page.evaluate('window.__benchCalls ?? null') as Promise<BenchNotes | null>;
-
-/** When the page's remote video presented its first decoded frame (wall-clock ms). */
-async function firstFrame(page: Page): Promise<number> {
-  // Polled from here (the site's CSP forbids a string predicate in the page); the probe keeps the time.
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const at = (await notesOf(page))?.firstFrameAt ?? null;
-    if (at !== null) return at;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no remote frame on ${page.url()} within 30 s`);
-}
-
-interface Sample {
-  /** Accept → first remote frame on the callee's page (the creator, the one who accepted). */
-  callee: number;
-  /** Accept → first remote frame on the caller's page (the fan). */
-  caller: number;
-  /** Where the time went: milliseconds after the accept click of each step (see `steps`). */
-  steps: Record<string, number>;
-}
-
-/**
- * The steps of the breakdown, in the order they happen: [name, whose page, the probe's events
- * that mark it — ours, then the bare pair's names where they differ].
- */
-const steps: [string, 'callee' | 'caller', string[]][] = [
-  ['callee has the camera', 'callee', ['camera']],
-  ['callee says accept', 'callee', ['ws> preAnswer', 'ws> accept']],
-  ['caller may start (callStart / accept)', 'caller', ['ws< callStart', 'ws< accept']],
-  ['caller makes its peer', 'caller', ['peer']],
-  ['caller sends the offer', 'caller', ['ws> rtcOffer', 'ws> signal offer']],
-  ['callee gets the offer', 'callee', ['ws< rtcOffer', 'ws< signal offer']],
-  ['callee makes its peer', 'callee', ['peer']],
-  ['callee sends the answer', 'callee', ['ws> rtcOffer', 'ws> signal answer']],
-  ['caller gets the answer', 'caller', ['ws< rtcOffer', 'ws< signal answer']],
-  ['callee ICE connected', 'callee', ['ice:connected']],
-  ['caller ICE connected', 'caller', ['ice:connected']],
-  ['callee has the remote track', 'callee', ['track']],
-  ['caller has the remote track', 'caller', ['track']],
-  ['callee video gets the stream', 'callee', ['remote video attached']],
-  ['caller video gets the stream', 'caller', ['remote video attached']],
-];
-
-/** Reads both pages' notes once both have their first frame. */
-async function sampleOf(caller: Page, callee: Page): Promise<Sample> {
-  await Promise.all([firstFrame(callee), firstFrame(caller)]);
-  const [calleeNotes, callerNotes] = (await Promise.all([notesOf(callee), notesOf(caller)])) as [BenchNotes, BenchNotes];
-  const accepted = calleeNotes.clickAt;
-  if (accepted === null) throw new Error('the accept click was not seen');
-  if (process.env.BENCH_CALL_TRACE) {
-    // Every noted event of both pages after the accept click, in order (BENCH_CALL_TRACE=1).
-    const all = [
-      ...calleeNotes.events.map(([what, at]) => [at - accepted, `callee ${what}`] as const),
-      ...callerNotes.events.map(([what, at]) => [at - accepted, `caller ${what}`] as const),
-      [calleeNotes.firstFrameAt! - accepted, 'callee first frame'] as const,
-      [callerNotes.firstFrameAt! - accepted, 'caller first frame'] as const,
-    ]
-      .filter(([at]) => at >= 0)
-      .sort((a, b) => a[0] - b[0]);
-    console.log(all.map(([at, what]) => `    ${at.toFixed(0).padStart(6)} ms  ${what}`).join('\n'));
-  }
-  const stepTimes: Record<string, number> = {};
-  for (const [name, whose, event] of steps) {
-    const found = (whose === 'callee' ? calleeNotes : callerNotes).events.find(([what, at]) => at >= accepted && event.includes(what));
-    stepTimes[name] = found ? found[1] - accepted : Number.NaN;
-  }
-  return { callee: calleeNotes.firstFrameAt! - accepted, caller: callerNotes.firstFrameAt! - accepted, steps: stepTimes };
-}
-
-interface Envelope<T> {
-  statusCode: number;
-  statusText?: string;
-  body: T;
-}
-
-async function api<T>(context: BrowserContext, method: 'get' | 'post' | 'put', url: string, data?: unknown, token?: string): Promise<T> {
-  const response = await context.request[method](url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const envelope = (await response.json()) as Envelope<T>;
-  if (!(envelope.statusCode > 0)) throw new Error(`${method.toUpperCase()} ${url}: ${JSON.stringify(envelope)}`);
-  return envelope.body;
-}
-
-/** Signs `username` in within `context` as the site's login does (the refresh cookie), after agreeing to the terms as the site's banner does; answers an access token. */
-async function signIn(context: BrowserContext, base: string, username: string): Promise<string> {
-  const email = `${username}@example.com`;
-  await api(context, 'post', `${base}/papi/users/cookie`, { name: 'accept', value: TERMS_VERSION });
-  await api(context, 'post', `${base}/papi/login`, { email, password: demoPassword });
-  const { accessToken } = await api<{ accessToken: string }>(context, 'post', `${base}/papi/login`, { email, password: demoPassword, tokenInBody: true });
-  return accessToken;
-}
-
-/**
- * The creator's call price through the API (her token), and credits for the fan's calls given
- * the way the platform grants promotional credits: a ledger transfer by the server's own code.
- */
-async function prepareAccounts(server: ServerOnPostgres, fan: BrowserContext, creator: BrowserContext, calls: number): Promise<void> {
-  const creatorToken = await signIn(creator, server.base, creatorName);
-  await api(creator, 'put', `${server.base}/api/users/me`, { callPrice }, creatorToken);
-  const fanToken = await signIn(fan, server.base, fanName);
-  const me = await api<{ id: number }>(fan, 'get', `${server.base}/api/users/me`, undefined, fanToken);
-  const { salt } = await api<{ salt: number }>(fan, 'get', `${server.base}/papi/settings`);
-  // Each call is hung up within its first minute; twice as much as needed, for safety.
-  const credits = fanPriceCents(callPrice, salt) * calls * 2;
-  const dataDir = mkdtempSync(join(tmpdir(), 'fanstage-bench-calls-db-'));
-  const handle = await openDatabase({ databaseUrl: server.dbUrl, dataDir });
-  try {
-    await inTransaction(handle.db, (tx) =>
-      transfer(tx, {
-        key: `promotion:bench-calls:${me.id}:${randomBytes(6).toString('hex')}`,
-        kind: 'promotion',
-        counterpartyId: me.id,
-        legs: [
-          { account: account.promotions, amount: -credits },
-          { account: account.wallet(me.id), amount: credits },
-        ],
-      }),
-    );
-  } finally {
-    await handle.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** What became of each session refresh of a context, for the message when a page is not signed in. */
-const refreshes = new WeakMap<BrowserContext, string[]>();
-function watchRefreshes(context: BrowserContext): void {
-  const seen: string[] = [];
-  refreshes.set(context, seen);
-  const at = () => new Date().toISOString().slice(11, 23);
-  context.on('response', (response) => {
-    if (response.url().includes('/papi/login/refresh')) seen.push(`${at()} ${response.status()}`);
-  });
-  context.on('requestfailed', (request) => {
-    if (request.url().includes('/papi/')) seen.push(`${at()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText}`);
-  });
-}
-
-/** The site has restored the session from its cookie (the side navigation offers to log out). */
-async function signedIn(page: Page): Promise<void> {
-  try {
-    await page.getByTestId('side-nav').getByRole('button', { name: 'Log out' }).waitFor({ timeout: 20_000 });
-  } catch (error) {
-    const log = refreshes.get(page.context())?.slice(-8).join('; ') ?? '';
-    throw new Error(`${page.url()} is not signed in; session refreshes: ${log}`, { cause: error });
-  }
 }
 
 /**
