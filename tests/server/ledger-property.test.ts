@@ -477,10 +477,11 @@ async function checkInvariants(model: Model, after: string): Promise<void> {
 /**
  * Every sequence starts from an empty ledger (the people stay): the full reconciliation after
  * every step then reads one sequence's entries, not all of them, and holds left open by an
- * earlier sequence cannot lapse into this one.
+ * earlier sequence cannot lapse into this one. Where each spend happened (spend_attributions)
+ * goes with its transfers.
  */
 async function emptyLedger(): Promise<void> {
-  await app.fanstage.db.execute(sql`truncate ledger_pending_credits, ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
+  await app.fanstage.db.execute(sql`truncate spend_attributions, ledger_pending_credits, ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
 }
 
 const timing = { sequences: 0, steps: 0, ms: 0, checkMs: 0 };

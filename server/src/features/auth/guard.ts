@@ -294,7 +294,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string, options:
   return { viewer, sessionFamily };
 }
 
-/** preHandler of routes that need a logged-in viewer: `{ preHandler: authenticate }`. */
+/** The guard of a viewer scope's `/api` routes (features/auth/access.ts): a logged-in viewer. */
 export async function authenticate(request: FastifyRequest): Promise<void> {
   const token = bearerOf(request);
   if (token === null) throw unauthorized();
