@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { createClient, createProfileStore, SdkError, type LoadStatus, type PublicProfile } from '../../lib/sdk';
+import { createClient, createProfileStore, createRelationsStore, createSessionStore, SdkError, type LoadStatus, type PublicProfile } from '../../lib/sdk';
 import { startTestServer, type TestServer } from '../support/server';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { follow, person, type Person } from '../server/support-feeds';
@@ -28,6 +28,8 @@ afterAll(async () => {
 interface Faults {
   /** Answers to these paths are held back this many milliseconds after the server gave them. */
   slow?: Record<string, number>;
+  /** Requests to these paths are held back this many milliseconds before they reach the server. */
+  late?: Record<string, number>;
   /** The next request to each of these paths gets this answer instead of reaching the server. */
   fail?: Map<string, () => Response>;
 }
@@ -45,6 +47,8 @@ function clientOf(token: string | null = null, faults: Faults = {}) {
       faults.fail?.delete(path);
       return failure();
     }
+    const lateBy = faults.late?.[path];
+    if (lateBy) await new Promise((resolve) => setTimeout(resolve, lateBy));
     const response = await fetch(input, init);
     const delay = faults.slow?.[path];
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
@@ -94,6 +98,30 @@ describe('the profile store against the real server', () => {
     // A later answer, asked after the change, is taken as it is: a visitor's has no relation.
     await store.load('alice');
     expect(store.get('alice').profile.value?.isFollowed).toBeUndefined();
+  });
+
+  it('keeps a follow over an answer asked while the follow was on its way, which the server may have read before storing it', async () => {
+    const newcomer = await createAccount(server.app);
+    // The follow reaches the server late, so a profile asked after the click is read before it.
+    const client = clientOf(null, { late: { '/api/users/follow': 150 } });
+    const session = createSessionStore(client, { mode: 'body' });
+    await session.login(newcomer.email, newcomer.password);
+    const profiles = createProfileStore(client, { isLoggedIn: () => session.isLoggedIn.peek() });
+    const relations = createRelationsStore(client, profiles, session);
+    await profiles.load('alice');
+    expect(profiles.get('alice').profile.value?.isFollowed).toBe(false);
+
+    const following = relations.follow(alice.id);
+    expect(profiles.get('alice').profile.value?.isFollowed).toBe(true);
+    // Another view of the page reloads her profile meanwhile: the server has no follow yet.
+    const reload = profiles.load('alice');
+    await reload;
+    await following;
+    expect(profiles.get('alice').profile.value?.isFollowed).toBe(true);
+    // An answer asked once the follow is stored is the server's word again.
+    await profiles.load('alice');
+    expect(profiles.get('alice').profile.value?.isFollowed).toBe(true);
+    session.dispose();
   });
 
   it('makes one request for concurrent gets of the same profile', async () => {

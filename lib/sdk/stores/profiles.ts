@@ -57,6 +57,8 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
   /** Counts local changes (`patch`); per user id, the count at its latest change. */
   let changes = 0;
   const changedAt = new Map<number, number>();
+  /** Per user id, how many relation changes are on their way to the server (`changing`). */
+  const unsettled = new Map<number, number>();
 
   function entryFor(key: string): MutableEntry {
     let entry = entries.get(key);
@@ -93,10 +95,14 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
 
   /**
    * Keeps profiles that arrived in a list (who-to-follow, search, ...), so the cards that show
-   * them render at once instead of asking for each profile again.
+   * them render at once instead of asking for each profile again. A relation the viewer changed
+   * here is kept over the list's, as `absorb` does: the list may have been read before it.
    */
   function remember(profiles: readonly KnownProfile[]): void {
-    for (const profile of profiles) store(profile);
+    for (const profile of profiles) {
+      const current = changedAt.has(profile.id) ? peek(profile.id) : null;
+      store(current ? { ...profile, ...relationOf(current) } : profile);
+    }
   }
 
   /**
@@ -109,6 +115,25 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
     changedAt.set(id, ++changes);
     store(change(current));
     return true;
+  }
+
+  /**
+   * Marks a relation change (follow, block, hide) as on its way to the server until the returned
+   * function is called, once it is stored or refused. Answers that arrive meanwhile, or were
+   * asked before it ended, may have been read before the server stored it: they keep the local
+   * relation, as an answer asked before the change does.
+   */
+  function changing(id: number): () => void {
+    unsettled.set(id, (unsettled.get(id) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (unsettled.get(id) ?? 1) - 1;
+      if (left > 0) unsettled.set(id, left);
+      else unsettled.delete(id);
+      changedAt.set(id, ++changes);
+    };
   }
 
   /**
@@ -147,7 +172,8 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
         (profile) => {
           if (entry.serial !== serial) return;
           // A follow or block made while this answer was on its way is newer than the answer.
-          const current = (changedAt.get(profile.id) ?? 0) > changesBefore ? peek(profile.id) : null;
+          const newer = (changedAt.get(profile.id) ?? 0) > changesBefore || unsettled.has(profile.id);
+          const current = newer ? peek(profile.id) : null;
           const fresh = current ? { ...profile, ...relationOf(current) } : profile;
           store(fresh);
           entry.profile.value = fresh;
@@ -166,7 +192,7 @@ export function createProfileStore(client: FanstageClient, options: ProfileStore
     return pending;
   }
 
-  return { get, load, remember, patch, absorb, peek };
+  return { get, load, remember, patch, changing, absorb, peek };
 }
 
 export type ProfileStore = ReturnType<typeof createProfileStore>;

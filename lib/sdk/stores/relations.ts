@@ -30,6 +30,7 @@ export function createRelationsStore(client: FanstageClient, profiles: ProfileSt
   async function optimistic(id: number, call: () => Promise<unknown>, change: (p: KnownProfile) => KnownProfile, undo: (p: KnownProfile) => KnownProfile): Promise<void> {
     requireLogin();
     if (pending.peek().has(id)) return;
+    const settled = profiles.changing(id);
     const applied = profiles.patch(id, change);
     setPending(id, true);
     try {
@@ -38,6 +39,7 @@ export function createRelationsStore(client: FanstageClient, profiles: ProfileSt
       if (applied) profiles.patch(id, undo);
       throw error;
     } finally {
+      settled();
       setPending(id, false);
     }
   }
