@@ -1,8 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
@@ -10,11 +5,9 @@ import { createAccount } from '../support/accounts';
 import { eq, sql } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 import { ledgerAccounts, ledgerHolds, ledgerTransfers, users } from '../../server/src/db/schema';
-import { openDatabase } from '../../server/src/db';
 import { AppError } from '../../server/src/errors';
 import { account, accountId, AFFILIATE_SHARE_PERCENT, balanceOf, inTransaction, pay, reconcile, release, reserve, settle, transfer } from '../../server/src/ledger';
 import { describeReport } from '../../server/src/ledger/reconcile';
-import { foldPendingCredits } from '../../server/src/ledger/jobs';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 
 /** A spend on the platform's own pages, as the fan's click there makes it. */
@@ -345,65 +338,6 @@ describe('reconciliation', () => {
     expect(report.holdMismatches).toEqual([{ holdId, status: 'open', amount: 100, remaining: 90, fromEntries: 100 }]);
     await db().update(ledgerHolds).set({ remaining: 100 }).where(eq(ledgerHolds.id, holdId));
     await release(db(), holdId);
-    await expectLedgerBalanced(app);
-  });
-});
-
-describe('the reconcile command', () => {
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const script = path.join(repoRoot, 'server', 'scripts', 'reconcile.ts');
-
-  function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const { DATABASE_URL: _ignored, DATA_DIR: _alsoIgnored, ...inherited } = process.env;
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, env: { ...inherited, NODE_ENV: 'test', ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-
-  it('exits 0 on a PGlite folder that reconciles and 1 once a balance was edited', { timeout: 120_000 }, async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'fanstage-reconcile-'));
-    try {
-      const handle = await openDatabase({ databaseUrl: undefined, dataDir });
-      await transfer(handle.db, { key: 'promotion:cli', kind: 'promotion', legs: [{ account: account.promotions, amount: -5 }, { account: account.fees, amount: 5 }] });
-      await handle.close();
-      const clean = await run({ DATA_DIR: dataDir });
-      expect(clean.stderr).toBe('');
-      expect(clean.stdout).toContain('The ledger reconciles.');
-      expect(clean.code).toBe(0);
-
-      const again = await openDatabase({ databaseUrl: undefined, dataDir });
-      await again.db.execute(sql`update ledger_accounts set balance = balance + 3 where kind = 'fees'`);
-      await again.close();
-      const tampered = await run({ DATA_DIR: dataDir });
-      expect(tampered.stdout).toContain('the fees account: stored 8, entries sum to 5 (+3)');
-      expect(tampered.stdout).toContain('does NOT reconcile');
-      expect(tampered.code).toBe(1);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it.skipIf(!process.env.DATABASE_URL)('exits 0 and 1 against the PostgreSQL database the server uses', { timeout: 120_000 }, async () => {
-    const databaseUrl = app.fanstage.config.databaseUrl!;
-    const clean = await run({ DATABASE_URL: databaseUrl, DATA_DIR: tmpdir() });
-    expect(clean.code).toBe(0);
-    const feesId = await accountId(db(), account.fees);
-    // The fees' pending credits added to the stored balance, as the ledger-pending-credits job does.
-    await foldPendingCredits(app.fanstage.db);
-    await db().execute(sql`update ledger_accounts set balance = balance - 2 where id = ${feesId}`);
-    try {
-      const tampered = await run({ DATABASE_URL: databaseUrl, DATA_DIR: tmpdir() });
-      expect(tampered.code).toBe(1);
-      expect(tampered.stdout).toContain(`account ${feesId}, the fees account`);
-    } finally {
-      await db().execute(sql`update ledger_accounts set balance = balance + 2 where id = ${feesId}`);
-    }
     await expectLedgerBalanced(app);
   });
 });
