@@ -20,7 +20,9 @@ const seconds = (ms) => (ms / 1000).toFixed(1).padStart(7);
 function printSteps(title, steps) {
   console.log(`\n${title}`);
   const total = steps.reduce((sum, step) => sum + step.seconds, 0);
-  for (const step of steps) console.log(`${String(step.seconds).padStart(6)} s  ${step.step}`);
+  // `cpu`: how busy the machine's cores were during the step (/proc/stat), where known. A step
+  // well below 100 % waits on something (a download, a timer, another process) and leaves room.
+  for (const step of steps) console.log(`${String(step.seconds).padStart(6)} s  ${step.cpu === undefined ? '' : `${String(step.cpu).padStart(3)} % CPU  `}${step.step}`);
   console.log(`${String(total).padStart(6)} s  in all`);
 }
 

@@ -11,7 +11,7 @@
 // docs/development.md explains the layout. Each step's time and each file's goes to
 // .tmp/reports/, and scripts/test-report.mjs prints where the time went.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, staleParts } from './built.mjs';
 
@@ -73,10 +73,28 @@ mkdirSync(reports, { recursive: true });
 if (asked.length === 0) {
   for (const file of readdirSync(reports)) if (/\.(vitest|playwright)\.json$|^test-steps\.json$/.test(file)) rmSync(join(reports, file));
 }
+/** The machine's CPU time so far, busy and in all (Linux's /proc/stat), or null elsewhere. */
+function cpuTicks() {
+  try {
+    const values = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = values.reduce((sum, value) => sum + value, 0);
+    return { busy: total - values[3] - (values[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/** How busy the cores were between two readings, in per cent. */
+function busyPercent(before, after) {
+  if (!before || !after || after.total === before.total) return undefined;
+  return Math.round((100 * (after.busy - before.busy)) / (after.total - before.total));
+}
+
 const times = [];
 let failed;
 for (const name of chosen) {
   const started = Date.now();
+  const ticks = cpuTicks();
   const label = name === 'server' ? (onPostgres ? 'server (PostgreSQL in full, PGlite the embedded part)' : 'server (PGlite)') : name;
   console.log(`\n=== npm test: ${label}`);
   for (const command of steps[name]()) {
@@ -86,7 +104,7 @@ for (const name of chosen) {
       break;
     }
   }
-  times.push({ step: `test: ${name}`, seconds: Math.round((Date.now() - started) / 1000) });
+  times.push({ step: `test: ${name}`, seconds: Math.round((Date.now() - started) / 1000), cpu: busyPercent(ticks, cpuTicks()) });
   if (failed) break;
 }
 writeFileSync(join(reports, 'test-steps.json'), JSON.stringify(times));
