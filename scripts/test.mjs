@@ -7,11 +7,12 @@
 // Steps: build (what is missing or older than its sources, once for every suite that needs
 // dist/), unit (unit and component tests), server, package, e2e. The server suite runs in full
 // on PostgreSQL when DATABASE_URL names one (with Redis between nodes when REDIS_URL is set),
-// and its embedded part on PGlite beside it; without DATABASE_URL it runs in full on PGlite.
+// and its embedded part on PGlite beside it, at the same time; without DATABASE_URL it runs in
+// full on PGlite.
 // docs/development.md explains the layout. Each step's time and each file's goes to
 // .tmp/reports/, and scripts/test-report.mjs prints where the time went.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, staleParts } from './built.mjs';
 
@@ -39,9 +40,12 @@ const steps = {
     return stale.map((part) => ({ command: npm, args: ['run', '--silent', part.script], env: {} }));
   },
   unit: () => [vitest('unit', ['unit', 'ui', 'ui-window'], embedded)],
+  // On PostgreSQL the embedded part runs beside the full run: most of its files start server
+  // processes and wait for them (start-up, crash, shutdown), time the full run fills. Its output
+  // is kept in .tmp/reports/embedded.log and printed once it ends.
   server: () =>
     onPostgres
-      ? [vitest('embedded', ['embedded'], embedded), vitest('server-pg', ['server'], { DATABASE_URL: databaseUrl })]
+      ? [[vitest('server-pg', ['server'], { DATABASE_URL: databaseUrl }), { ...vitest('embedded', ['embedded'], embedded), log: join(reports, 'embedded.log') }]]
       : [vitest('server', ['server'], embedded)],
   package: () => [vitest('package', ['package'], embedded)],
   e2e: () => [{ command: npx, args: ['playwright', 'test'], env: { ...embedded, FANSTAGE_E2E_REPORT: join(reports, 'e2e.playwright.json') } }],
@@ -55,17 +59,36 @@ if (unknown.length > 0) {
 }
 const chosen = asked.length > 0 ? asked : Object.keys(steps);
 
-let current;
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (current ? current.kill(signal) : process.exit(1)));
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (running.size === 0) process.exit(1);
+    for (const child of running) child.kill(signal);
+  });
+}
 
-function run({ command, args, env }) {
+/** Runs a command; with `log`, its output goes to that file and is printed when it ends. */
+function run({ command, args, env, log }) {
   return new Promise((resolve) => {
-    current = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    current.on('exit', (code, signal) => {
-      current = undefined;
+    const output = log ? openSync(log, 'w') : undefined;
+    const child = spawn(command, args, { cwd: root, stdio: output === undefined ? 'inherit' : ['ignore', output, output], env: { ...process.env, ...env } });
+    running.add(child);
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      if (output !== undefined) {
+        closeSync(output);
+        process.stdout.write(`\n--- ${args.join(' ')} (${log}):\n${readFileSync(log, 'utf8')}`);
+      }
       resolve(code ?? (signal ? 1 : 0));
     });
   });
+}
+
+/** A step's commands run in order; a list among them runs side by side. Answers the first failing code. */
+async function runAll(command) {
+  if (!Array.isArray(command)) return run(command);
+  const codes = await Promise.all(command.map(run));
+  return codes.find((code) => code !== 0) ?? 0;
 }
 
 mkdirSync(reports, { recursive: true });
@@ -98,7 +121,7 @@ for (const name of chosen) {
   const label = name === 'server' ? (onPostgres ? 'server (PostgreSQL in full, PGlite the embedded part)' : 'server (PGlite)') : name;
   console.log(`\n=== npm test: ${label}`);
   for (const command of steps[name]()) {
-    const code = await run(command);
+    const code = await runAll(command);
     if (code !== 0) {
       failed = `${name} (exit ${code})`;
       break;
