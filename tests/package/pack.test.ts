@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pkg from '../../package.json' with { type: 'json' };
 import { parts, staleParts } from '../../scripts/built.mjs';
+import { npmCache, scratchDependencies } from '../../scripts/scratch-apps.mjs';
 import type { Browser } from '@playwright/test';
 import { freePort, freshProcessDatabase, startServerProcess, stopServerProcess, type ProcessDatabase, type ServerProcess } from '../support/processes';
 import { launchBrowser, serveStatic, startNext, watchedPage } from './apps';
@@ -36,15 +37,11 @@ async function sh(command: string, args: string[], cwd: string): Promise<string>
 }
 
 /**
- * The scratch apps' dependencies, installed once into `app` with the tarball; the Vite and
- * Next.js apps live in folders under it and resolve them from there. npm keeps its downloads in
- * the repository's .tmp, so a second run installs from the disk. TypeScript and Node's types are
- * named, not left to what another package happens to pull in: next build type-checks the app and
- * stops without them.
+ * The scratch apps' dependencies (scripts/scratch-apps.mjs), installed once into `app` with the
+ * tarball; the Vite and Next.js apps live in folders under it and resolve them from there. npm
+ * keeps its downloads in the repository's .tmp, so a second run (and `npm test`, which warms that
+ * cache while the earlier suites run) installs from the disk.
  */
-const scratchDependencies = ['react@19', 'react-dom@19', '@types/react@19', '@types/react-dom@19', `@types/node@${pkg.devDependencies['@types/node']}`, `typescript@${pkg.devDependencies.typescript}`, 'next@16', `vite@${pkg.devDependencies.vite}`, `@vitejs/plugin-react@${pkg.devDependencies['@vitejs/plugin-react']}`, '@arethetypeswrong/cli@0.18'];
-const npmCache = path.join(repo, '.tmp/npm-cache');
-
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'fanstage-pack-'));
   // The tarball holds fresh output: `prepack` builds the library and the embed bundles, unless
