@@ -43,6 +43,8 @@ function uiProject(name: string, files: { include: string[]; exclude?: string[];
       ...files,
       environment: 'jsdom',
       setupFiles: [countExpects, 'tests/ui/setup.ts'],
+      // As the unit files: a real server to start and close (tests/ui/support/realServer.ts).
+      hookTimeout: 60_000,
       // Real CSS with the build's class names (vite.lib.config.ts), so element tests can
       // check that the styles inside a shadow root match the markup.
       css: { include: [/\.css(\?.*)?$/], modules: { classNameStrategy: 'scoped' } },
@@ -83,6 +85,9 @@ export default defineConfig({
           setupFiles: [countExpects],
           // The files of a worker share one module graph: 66 s in place of 111 s on two cores.
           isolate: false,
+          // Many files start and close a real server (tests/support/server.ts): its database and
+          // sockets close in well under a second, but on a busy machine 10 s has not been enough.
+          hookTimeout: 60_000,
         },
       },
       uiProject('ui', { include: ['tests/ui/**/*.test.{ts,tsx}'], exclude: freshWindowFiles, isolate: false }),
