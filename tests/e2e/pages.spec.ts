@@ -197,6 +197,8 @@ test.describe('the information pages and the routes of SPEC §2', () => {
   });
 
   test('the footer and the menu lead to the legal pages, in English and Czech, naming the operator, at no cost to the first load', async ({ page }) => {
+    // Some twenty screens opened, five of them at three widths: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
     await agreeToTerms(page);
     const settings = ((await (await page.request.get('/papi/settings')).json()) as Envelope<Settings>).body;
     const operator = settings.operator!;
