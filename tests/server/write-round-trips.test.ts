@@ -22,8 +22,8 @@ const runnable = (process.env.DATABASE_URL?.trim() ?? '') !== '' && process.env.
  * statement that records where the spend happened (ledger/attribution.ts), which could join the
  * transfer's own statement as the spend record does.
  */
-const PAID_MESSAGE_STATEMENTS = 11;
-const GIFT_STATEMENTS = 12;
+const PAID_MESSAGE_STATEMENTS = 10;
+const GIFT_STATEMENTS = 11;
 
 describe.skipIf(!runnable)('durable money writes, counted in statements (PostgreSQL)', () => {
   let server: TestServer;
