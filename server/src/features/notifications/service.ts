@@ -26,6 +26,8 @@ export interface NotificationInput {
   commentId?: number | null;
   mediaId?: number | null;
   giftId?: number | null;
+  /** How many of the same arrive at once (a batch of gifts on one post); 1 by default. */
+  count?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export interface NotificationInput {
 export async function recordNotification(db: Writer, input: NotificationInput): Promise<void> {
   const fromUserId = input.fromUserId ?? null;
   if (fromUserId !== null && fromUserId === input.userId) return;
+  const count = input.count ?? 1;
   // Times come from this process, like the read mark, so "unread" never depends on two clocks.
   const now = new Date();
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -60,7 +63,7 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
         : fromUserId === null
           ? sql`from_user_id is null`
           : sql`from_user_id = ${fromUserId}::int`;
-    merge = sql`update ${notifications} set count = count + 1, updated_at = ${at}, from_user_id = ${fromUserId}::int
+    merge = sql`update ${notifications} set count = count + ${count}::int, updated_at = ${at}, from_user_id = ${fromUserId}::int
       where id in (
         select id from ${notifications}
         where user_id = ${input.userId}::int and type = ${input.type} and ${sameTarget}
@@ -74,7 +77,7 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
       with b as (select ${blocked} as blocked), m as (${merge}), i as (
         insert into ${notifications} (user_id, type, from_user_id, post_id, comment_id, media_id, gift_id, count, created_at, updated_at)
         select ${input.userId}::int, ${input.type}, ${fromUserId}::int, ${input.postId ?? null}::int, ${input.commentId ?? null}::int, ${input.mediaId ?? null}::int,
-          ${input.giftId ?? null}::int, 1, ${at}, ${at}
+          ${input.giftId ?? null}::int, ${count}::int, ${at}, ${at}
         where not (select blocked from b) and not exists (select 1 from m)
         returning id
       )
