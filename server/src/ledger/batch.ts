@@ -18,6 +18,7 @@
  * allowance, a confirmation) goes through `pay`.
  */
 import { sql } from 'drizzle-orm';
+import { pgArray } from '../db/arrays';
 import { ledgerAccounts, ledgerEntries, ledgerPendingCredits, ledgerTransfers, spendAttributions, spendingControls, spends, users } from '../db/schema';
 import { AppError } from '../errors';
 import { accountKey, outsideWorld, ownerOf, rows, type Owner } from './accounts';
@@ -53,16 +54,6 @@ export interface PaymentPlan {
   items: PlannedPayment[];
   /** Account ids by `accountKey`, for the accounts of the accepted payments. */
   accountIds: Map<string, number>;
-}
-
-/** A Postgres array literal, sent as one parameter however many values it holds. */
-export function pgArray(values: readonly (string | number | null)[]): string {
-  const items = values.map((value) => {
-    if (value === null) return 'NULL';
-    if (typeof value === 'number') return String(value);
-    return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  });
-  return `{${items.join(',')}}`;
 }
 
 const fingerprintOf = (input: PaymentInput) => ['pay', input.kind, input.fanId, input.earnerId, input.fanAmount, input.earnerCents, sortedMeta(input.meta)];

@@ -22,11 +22,12 @@ import { sql } from 'drizzle-orm';
 import { fanPriceCents } from '../../../../lib/contract/rules/price';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
+import { pgArray } from '../../db/arrays';
 import { groupCommit } from '../../db/group-commit';
 import { chatConversations, chatMessages, chatStream, chatStreamHeads, users } from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { inTransaction, type SpendVia, type Tx } from '../../ledger';
-import { pgArray, planPayments, writePayments } from '../../ledger/batch';
+import { planPayments, writePayments } from '../../ledger/batch';
 import type { PaymentInput } from '../../ledger/pay';
 import { balancesChanged } from '../../realtime/after-commit';
 import { blockedWith } from '../posts/access';
@@ -82,7 +83,8 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
         select v.ord, u.id is not null as found, u.level, u.is_seller, u.is_partner, u.message_price, u.email_verified,
           exists (select 1 from ${chatMessages} m where m.sender_id = v.sender_id and m.msg_id = v.msg_id) as resent
         from unnest(${pgArray(batch.map((_, i) => i))}::int[], ${pgArray(batch.map((w) => w.senderId))}::int[], ${pgArray(batch.map((w) => w.input.msgId))}::text[]) as v(ord, sender_id, msg_id)
-        left join ${users} u on u.id = v.sender_id and u.deleted_at is null and u.banned_at is null`),
+        left join ${users} u on u.id = v.sender_id and u.deleted_at is null and u.banned_at is null
+        order by v.ord`),
     );
     const items: Item[] = [];
     for (const row of found) {

@@ -1,8 +1,8 @@
 /**
  * Group commit of gifts on posts (docs/performance.md "Group commit"): the gifts that arrive
  * while a batch is being written are written together in ONE transaction — the posts, gifts
- * and blocks checked for all in one statement, the payments by ledger/batch.ts, one merged
- * notification per post, and each post's count moved once — each gift keeping its own key and
+ * and blocks checked for all in one statement, the payments by ledger/batch.ts, each gift's
+ * notification, and each post's count moved once — each gift keeping its own key and
  * its own refusal, and answered only after the batch committed. Locks in the order a gift alone
  * takes them: the fans' spending controls, their wallets, the posts' rows last.
  *
@@ -13,14 +13,15 @@ import { sql } from 'drizzle-orm';
 import type { GiftPostBody, GiftResult } from '../../../../lib/contract/payments';
 import type { AppContext } from '../../context';
 import { rowsOf } from '../../db';
+import { pgArray } from '../../db/arrays';
 import { groupCommit } from '../../db/group-commit';
 import { gifts, posts, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import { inTransaction, type SpendVia } from '../../ledger';
-import { pgArray, planPayments, writePayments } from '../../ledger/batch';
+import { planPayments, writePayments } from '../../ledger/batch';
 import type { PaymentInput } from '../../ledger/pay';
 import { balancesChanged } from '../../realtime/after-commit';
-import { recordNotification } from '../notifications/service';
+import { recordNotifications } from '../notifications/service';
 import { blockedWith, postDoesntExist } from '../posts/access';
 
 /** Most gifts in one batch. */
@@ -75,7 +76,8 @@ export function createGiftBatches(ctx: AppContext, alone: Alone) {
               ${pgArray(batch.map((w) => w.body.giftId))}::int[]) as v(ord, fan_id, post_id, gift_id)
             left join ${posts} p on p.id = v.post_id and p.deleted_at is null
             left join ${users} u on u.id = p.user_id and u.deleted_at is null and u.banned_at is null
-            left join ${gifts} g on g.id = v.gift_id and g.active`),
+            left join ${gifts} g on g.id = v.gift_id and g.active
+            order by v.ord`),
         );
         const nowMs = ctx.clock.now().getTime();
         const giving: { waiting: Waiting; postId: number; creatorId: number; giftId: number; gValue: number; cValue: number }[] = [];
@@ -119,13 +121,13 @@ export function createGiftBatches(ctx: AppContext, alone: Alone) {
         }
         if (kept.length === 0) return { answered, failed, alone: leftAlone };
         await writePayments(tx, plan, kept);
-        // One notification per post for all its gifts of the batch, naming the latest giver.
+        // Each gift's notification (gifts never merge), one statement for them all.
+        await recordNotifications(
+          tx,
+          kept.map((i) => ({ userId: giving[i]!.creatorId, type: 'postGift' as const, fromUserId: giving[i]!.waiting.fanId, postId: giving[i]!.postId, giftId: giving[i]!.giftId })),
+        );
         const byPost = new Map<number, number[]>();
         for (const i of kept) byPost.set(giving[i]!.postId, [...(byPost.get(giving[i]!.postId) ?? []), i]);
-        for (const indices of byPost.values()) {
-          const last = giving[indices.at(-1)!]!;
-          await recordNotification(tx, { userId: last.creatorId, type: 'postGift', fromUserId: last.waiting.fanId, postId: last.postId, giftId: last.giftId, count: indices.length });
-        }
         // The posts' rows last, as a gift alone takes its post's: each moved once, lowest id first.
         const postIds = [...byPost.keys()].sort((a, b) => a - b);
         const counted = rowsOf<{ id: number; gifts_count: number }>(
