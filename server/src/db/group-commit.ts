@@ -5,18 +5,15 @@
  * most, and under load each batch takes what gathered during the last one, so its statements
  * and its commit are shared by many writes. `write` answers each item itself (each carries its
  * own promise's callbacks); a batch is at most `maxBatch` items, and two items with the same
- * `conflict` key never share one (the later waits for the next batch). Up to `concurrency`
- * batches are written at once (default 1): while one waits for its commit, the next gathers and
- * takes its first locks; batches must then take their locks in one order, as single writes do.
+ * `conflict` key never share one (the later waits for the next batch).
  */
-export function groupCommit<T>(write: (batch: T[]) => Promise<void>, options: { maxBatch: number; concurrency?: number; conflict?: (item: T) => string; failed: (batch: T[], error: unknown) => void }): (item: T) => void {
+export function groupCommit<T>(write: (batch: T[]) => Promise<void>, options: { maxBatch: number; conflict?: (item: T) => string; failed: (batch: T[], error: unknown) => void }): (item: T) => void {
   let queue: T[] = [];
-  const concurrency = options.concurrency ?? 1;
-  let running = 0;
+  let running = false;
   let scheduled = false;
 
   function schedule(): void {
-    if (running >= concurrency || scheduled || queue.length === 0) return;
+    if (running || scheduled || queue.length === 0) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
@@ -25,8 +22,8 @@ export function groupCommit<T>(write: (batch: T[]) => Promise<void>, options: { 
   }
 
   async function run(): Promise<void> {
-    if (running >= concurrency || queue.length === 0) return;
-    running++;
+    if (running || queue.length === 0) return;
+    running = true;
     const taken = new Set<string>();
     const batch: T[] = [];
     const rest: T[] = [];
@@ -38,14 +35,12 @@ export function groupCommit<T>(write: (batch: T[]) => Promise<void>, options: { 
       } else rest.push(item);
     }
     queue = rest;
-    // The next batch may start gathering (and locking) while this one is written.
-    schedule();
     try {
       await write(batch);
     } catch (error) {
       options.failed(batch, error);
     } finally {
-      running--;
+      running = false;
       schedule();
     }
   }

@@ -304,8 +304,6 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
   }
 
   // One pair at most once a batch: each conversation row is written once by its statements.
-  // One batch at a time: a second one beside it only waited for the receiver's stream head
-  // while holding its other locks (50 fans to one creator: 790 → 477 a second, docs/performance.md).
   const submit = groupCommit<Waiting>((batch) => writeBatch(batch), {
     maxBatch,
     conflict: (waiting) => `${Math.min(waiting.senderId, waiting.input.receiverId)}:${Math.max(waiting.senderId, waiting.input.receiverId)}`,

@@ -163,9 +163,6 @@ export function createGiftBatches(ctx: AppContext, alone: Alone) {
 
   const submit = groupCommit<Waiting>(writeBatch, {
     maxBatch,
-    // Two batches at once: the next one checks and takes its first locks while one commits (the
-    // post's row, taken last, keeps them in order). Chat keeps one (chat/batch.ts).
-    concurrency: 2,
     failed: (batch, error) => {
       for (const waiting of batch) waiting.reject(error);
     },
