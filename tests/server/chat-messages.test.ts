@@ -176,10 +176,40 @@ describe('a message', () => {
     const chat = createChatService(app.fanstage);
     const message = (fan: TestAccount, msgId = newMsgId(), price = 40) => chat.send(fan.id, { msgId, receiverId: creator.id, text: 'together', mediaId: null, giftId: null, price, confirmation: null });
     const twiceId = newMsgId();
+    const [friend, other] = [await createAccount(app), await createAccount(app)];
+    const freeId = newMsgId();
     // All in one turn of the event loop: one batch, but for the pair written twice (`twice`), whose second message waits for the next.
-    const outcomes = await Promise.allSettled([message(rich), message(rich2), message(rich3, newMsgId(), 10), message(poor), message(blocked), message(twice, twiceId), message(twice, twiceId), message(twice)]);
-    const [a, b, cheap, broke, refusedBlocked, first, resend, second] = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason)) as [SendOutcome, SendOutcome, SendOutcome, SendOutcome, unknown, SendOutcome, SendOutcome, SendOutcome];
+    const outcomes = await Promise.allSettled([
+      message(rich),
+      message(rich2),
+      message(rich3, newMsgId(), 10),
+      message(poor),
+      message(blocked),
+      message(twice, twiceId),
+      message(twice, twiceId),
+      message(twice),
+      // A free message, and its msgId again to someone else in the same batch: a resend of the first, not a second message.
+      chat.send(poor.id, { msgId: freeId, receiverId: friend.id, text: 'free', mediaId: null, giftId: null, price: 0, confirmation: null }),
+      chat.send(poor.id, { msgId: freeId, receiverId: other.id, text: 'free', mediaId: null, giftId: null, price: 0, confirmation: null }),
+    ]);
+    const [a, b, cheap, broke, refusedBlocked, first, resend, second, free, sameId] = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason)) as [
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      unknown,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+    ];
     expect(a).toHaveProperty('stored');
+    expect((sameId as { stored: { id: number } }).stored.id).toBe((free as { stored: { id: number; receiverId: number } }).stored.id);
+    expect((sameId as { stored: { receiverId: number } }).stored.receiverId).toBe(friend.id);
+    expect(sameId).toMatchObject({ replayed: true });
+    const otherSides = await app.fanstage.db.select({ lastMessageId: chatConversations.lastMessageId }).from(chatConversations).where(eq(chatConversations.userId, other.id));
+    expect(otherSides.every((side) => side.lastMessageId === null)).toBe(true);
     expect(b).toHaveProperty('stored');
     expect(cheap).toEqual({ refused: 'notAcceptedPrice', receiverId: creator.id, data: { msgId: expect.any(String), price: 40 } });
     expect(broke).toEqual({ refused: 'noCredit', receiverId: creator.id, data: { msgId: expect.any(String) } });

@@ -77,7 +77,7 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
   const goAlone = (waiting: Waiting) => alone(waiting.senderId, waiting.input, waiting.via).then(waiting.resolve, waiting.reject);
 
   /** The senders (gone, banned, unverified) and the resends among `batch`: one statement, before the transaction. */
-  async function senders(batch: readonly Waiting[]): Promise<Item[]> {
+  async function senders(batch: readonly Waiting[], later: Waiting[]): Promise<Item[]> {
     const found = rowsOf<{ ord: number; found: boolean; level: number; is_seller: boolean; is_partner: boolean; message_price: number; email_verified: boolean; resent: boolean }>(
       await db.execute(sql`
         select v.ord, u.id is not null as found, u.level, u.is_seller, u.is_partner, u.message_price, u.email_verified,
@@ -87,11 +87,21 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
         order by v.ord`),
     );
     const items: Item[] = [];
+    const msgIds = new Set<string>();
     for (const row of found) {
       const waiting = batch[Number(row.ord)]!;
+      const msgKey = `${waiting.senderId}:${waiting.input.msgId}`;
+      // A msgId sent twice in one batch (to two receivers, say): the second is a resend of the
+      // first, which it finds once the batch committed.
+      const twice = msgIds.has(msgKey);
+      msgIds.add(msgKey);
       if (row.resent) {
         // A resend: the message alone finds what was stored and answers it again.
         void goAlone(waiting);
+        continue;
+      }
+      if (twice) {
+        later.push(waiting);
         continue;
       }
       if (waiting.input.receiverId === waiting.senderId) {
@@ -202,7 +212,7 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
           returning ${rawMessageColumns}
         ), mv as (
           select m.*, v.ord, v.earned, case when m.suspected_until is null then null else m.created_at end as suspected_at
-          from m join v on v.sender_id = m.sender_id and v.msg_id = m.msg_id
+          from m join v on v.sender_id = m.sender_id and v.msg_id = m.msg_id and v.receiver_id = m.receiver_id
         ), mine as (
           update ${chatConversations} c set last_message_id = mv.id, last_message_at = mv.created_at, archived = false, agreed_price = mv.price,
             last_suspected_at = coalesce(mv.suspected_at, c.last_suspected_at)
@@ -244,8 +254,13 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
   }
 
   async function writeBatch(batch: readonly Waiting[]): Promise<void> {
-    const items = await senders(batch);
-    if (items.length === 0) return;
+    // A msgId twice in the batch: the second goes alone once the batch is over, and finds the first.
+    const later: Waiting[] = [];
+    const items = await senders(batch, later);
+    if (items.length === 0) {
+      for (const waiting of later) void goAlone(waiting);
+      return;
+    }
     let decided: Decided;
     try {
       decided = await inTransaction(db, async (tx) => {
@@ -291,7 +306,7 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
     } catch (error) {
       // The batch as a whole failed: each message is sent alone, under its own msgId.
       ctx.log.warn({ err: error, messages: items.length }, 'chat: a batch of messages failed; sending them one by one');
-      for (const item of items) void goAlone(item);
+      for (const item of [...items, ...later]) void goAlone(item);
       return;
     }
     for (const [item, outcome] of decided.refused) item.resolve(outcome);
@@ -300,7 +315,7 @@ export function createMessageBatches(ctx: AppContext, { deliver }: Delivery, alo
     for (const [item, { row, seqs }] of decided.stored) {
       deliver(row, false, seqs).then((message) => item.resolve({ stored: message, replayed: false }), item.reject);
     }
-    for (const item of decided.alone) void goAlone(item);
+    for (const item of [...decided.alone, ...later]) void goAlone(item);
   }
 
   // One pair at most once a batch: each conversation row is written once by its statements.
