@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startTestServer, type TestServer } from '../support/server';
-import { createAccount } from '../support/accounts';
+import { createAccount, type TestAccount } from '../support/accounts';
 import { apiCaller } from '../support/inject';
 import { and, eq } from '../support/db';
 import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../support/money';
 import { closeSockets, connectSocket } from '../support/sockets';
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 import { ChatLimits } from '../../lib/contract/constants';
-import { chatConversations, chatMessages, ledgerTransfers, notifications, users } from '../../server/src/db/schema';
+import { chatConversations, chatMessages, chatStream, ledgerTransfers, notifications, users } from '../../server/src/db/schema';
+import { createChatService, type SendOutcome } from '../../server/src/features/chat/service';
 import { answers, attempt, chatPicture, newMsgId, say, setMessagePrice } from './support-chat';
 
 let server: TestServer;
@@ -160,6 +161,78 @@ describe('a message', () => {
     const later = await say(first, { msgId, receiverId: creator.id, text: 'changed', price: 24 });
     expect(later.text).toBe('once');
     expect(await walletOf(app, fan.id)).toBe(500 - fanPriceCents(24, salt()));
+    await expectLedgerBalanced(app);
+  });
+
+  it('sent together by many fans, shares one transaction yet keeps each its own refusal, msgId and payment', async () => {
+    const creator = await createAccount(app, { seller: true });
+    await setMessagePrice(app, creator.id, 40);
+    const paid = fanPriceCents(40, salt());
+    const fans = await Promise.all(Array.from({ length: 6 }, () => createAccount(app)));
+    const [rich, rich2, rich3, poor, blocked, twice] = fans as [TestAccount, TestAccount, TestAccount, TestAccount, TestAccount, TestAccount];
+    for (const fan of [rich, rich2, rich3, blocked, twice]) await fundWallet(app, fan.id, paid * 3);
+    await fundWallet(app, poor.id, paid - 1);
+    expect((await call('POST', '/api/users/block', creator, { id: blocked.id })).json).toEqual({ statusCode: 1 });
+    const chat = createChatService(app.fanstage);
+    const message = (fan: TestAccount, msgId = newMsgId(), price = 40) => chat.send(fan.id, { msgId, receiverId: creator.id, text: 'together', mediaId: null, giftId: null, price, confirmation: null });
+    const twiceId = newMsgId();
+    const [friend, other] = [await createAccount(app), await createAccount(app)];
+    const freeId = newMsgId();
+    // All in one turn of the event loop: one batch, but for the pair written twice (`twice`), whose second message waits for the next.
+    const outcomes = await Promise.allSettled([
+      message(rich),
+      message(rich2),
+      message(rich3, newMsgId(), 10),
+      message(poor),
+      message(blocked),
+      message(twice, twiceId),
+      message(twice, twiceId),
+      message(twice),
+      // A free message, and its msgId again to someone else in the same batch: a resend of the first, not a second message.
+      chat.send(poor.id, { msgId: freeId, receiverId: friend.id, text: 'free', mediaId: null, giftId: null, price: 0, confirmation: null }),
+      chat.send(poor.id, { msgId: freeId, receiverId: other.id, text: 'free', mediaId: null, giftId: null, price: 0, confirmation: null }),
+    ]);
+    const [a, b, cheap, broke, refusedBlocked, first, resend, second, free, sameId] = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason)) as [
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      unknown,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+      SendOutcome,
+    ];
+    expect(a).toHaveProperty('stored');
+    expect((sameId as { stored: { id: number } }).stored.id).toBe((free as { stored: { id: number; receiverId: number } }).stored.id);
+    expect((sameId as { stored: { receiverId: number } }).stored.receiverId).toBe(friend.id);
+    expect(sameId).toMatchObject({ replayed: true });
+    const otherSides = await app.fanstage.db.select({ lastMessageId: chatConversations.lastMessageId }).from(chatConversations).where(eq(chatConversations.userId, other.id));
+    expect(otherSides.every((side) => side.lastMessageId === null)).toBe(true);
+    expect(b).toHaveProperty('stored');
+    expect(cheap).toEqual({ refused: 'notAcceptedPrice', receiverId: creator.id, data: { msgId: expect.any(String), price: 40 } });
+    expect(broke).toEqual({ refused: 'noCredit', receiverId: creator.id, data: { msgId: expect.any(String) } });
+    expect(refusedBlocked).toMatchObject({ key: 'user-not-found' });
+    // The resend of a msgId is the same message, paid once; the pair's next message comes after it.
+    expect(first).toHaveProperty('stored');
+    expect(resend).toHaveProperty('stored');
+    expect((resend as { stored: { id: number } }).stored.id).toBe((first as { stored: { id: number } }).stored.id);
+    expect((second as { stored: { sendDt: number } }).stored.sendDt).toBeGreaterThan((first as { stored: { sendDt: number } }).stored.sendDt);
+    for (const fan of [rich, rich2]) expect(await walletOf(app, fan.id)).toBe(paid * 2);
+    expect(await walletOf(app, rich3.id)).toBe(paid * 3);
+    expect(await walletOf(app, poor.id)).toBe(paid - 1);
+    expect(await walletOf(app, blocked.id)).toBe(paid * 3);
+    expect(await walletOf(app, twice.id)).toBe(paid);
+    expect(await earningsOf(app, creator.id)).toBe(40 * 4);
+    const transfers = await app.fanstage.db.select().from(ledgerTransfers).where(and(eq(ledgerTransfers.counterpartyId, creator.id), eq(ledgerTransfers.kind, 'chat-message')));
+    expect(transfers).toHaveLength(4);
+    // The creator's stream: one position each, 1 to 4 without a gap, in the order the messages were stored.
+    const stream = await app.fanstage.db.select({ seq: chatStream.seq, messageId: chatStream.messageId }).from(chatStream).where(eq(chatStream.userId, creator.id)).orderBy(chatStream.seq);
+    expect(stream.map((row) => row.seq)).toEqual([1, 2, 3, 4]);
+    expect(stream.map((row) => row.messageId)).toEqual([...stream.map((row) => row.messageId)].sort((x, y) => x - y));
+    const [side] = await app.fanstage.db.select().from(chatConversations).where(and(eq(chatConversations.userId, creator.id), eq(chatConversations.partnerId, twice.id)));
+    expect(side).toMatchObject({ sumPrice: 80, lastMessageId: (second as { stored: { id: number } }).stored.id });
     await expectLedgerBalanced(app);
   });
 

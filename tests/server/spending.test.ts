@@ -9,6 +9,7 @@ import { earningsOf, expectLedgerBalanced, fundWallet, walletOf } from '../suppo
 import { fanPriceCents } from '../../lib/sdk/rules/price';
 import { blocks, media, mediaUnlocks, notifications, postMedia, posts, subscriptionOffers, subscriptions } from '../../server/src/db/schema';
 import { mediaKey } from '../../server/src/media/images';
+import { createSpendingService } from '../../server/src/features/spending/service';
 
 let server: TestServer;
 let app: FastifyInstance;
@@ -108,6 +109,35 @@ describe('gifts on posts', () => {
     expect(await earningsOf(app, creator.id)).toBe(0);
     expect(await giftsCount(postId)).toBe(0);
     expect(await notificationsOf(creator.id, 'postGift')).toHaveLength(0);
+    await expectLedgerBalanced(app);
+  });
+
+  it('given together by many fans, share one transaction yet keep each its own refusal, key and notification', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const g = await gift(0);
+    const postId = await newPost(creator);
+    const [rich, rich2, poor, twice] = await Promise.all([1, 2, 3, 4].map(() => createAccount(app)));
+    for (const fan of [rich!, rich2!, twice!]) await fundWallet(app, fan.id, g.gValue * 2);
+    await fundWallet(app, poor!.id, g.gValue - 1);
+    const spending = createSpendingService(app.fanstage);
+    const give = (fan: TestAccount, idempotencyKey?: string) => spending.giftPost(fan.id, { postId, giftId: g.id, ...(idempotencyKey ? { idempotencyKey } : {}) }, { channel: 'platform', at: new Date() });
+    const key = `k-${randomBytes(6).toString('hex')}`;
+    // All in one turn of the event loop: one batch (the key given twice is answered as a resend).
+    const [a, b, broke, first, resend, own] = await Promise.allSettled([give(rich!), give(rich2!), give(poor!), give(twice!, key), give(twice!, key), give(creator)]);
+    expect(a).toMatchObject({ status: 'fulfilled', value: { gBalance: g.gValue } });
+    expect(b).toMatchObject({ status: 'fulfilled', value: { gBalance: g.gValue } });
+    expect(broke).toMatchObject({ status: 'rejected', reason: { key: 'noMoney' } });
+    expect(own).toMatchObject({ status: 'rejected', reason: { key: 'cannot-target-self' } });
+    expect(first).toMatchObject({ status: 'fulfilled', value: { gBalance: g.gValue } });
+    expect(resend).toMatchObject({ status: 'fulfilled', value: { gBalance: g.gValue } });
+    const counts = [a, b, first].map((r) => (r as PromiseFulfilledResult<{ totalGiftsCount: number }>).value.totalGiftsCount).sort((x, y) => x - y);
+    expect(counts).toEqual([1, 2, 3]);
+    expect(await giftsCount(postId)).toBe(3);
+    expect(await walletOf(app, poor!.id)).toBe(g.gValue - 1);
+    expect(await walletOf(app, twice!.id)).toBe(g.gValue);
+    expect(await earningsOf(app, creator.id)).toBe(g.cValue * 3);
+    const notes = await notificationsOf(creator.id, 'postGift');
+    expect(notes.map((n) => n.fromUserId).sort((x, y) => x! - y!)).toEqual([rich!.id, rich2!.id, twice!.id].sort((x, y) => x - y));
     await expectLedgerBalanced(app);
   });
 

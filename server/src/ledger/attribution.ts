@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { spendAttributions } from '../db/schema';
 import type { SpendVia } from './spend-guard';
 import type { Tx } from './transfer';
@@ -27,17 +27,17 @@ export interface AttributionInput {
 const rows = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 /**
- * The tracking link that brought `fanId` to `creatorId` as of `at`, as an SQL expression: of the
+ * The tracking link that brought `fan` to `creator` as of `at`, as an SQL expression: of the
  * creator's links the fan visited (his visits joined to his account at sign-up or sign-in), the
- * one visited last among those whose first visit by him is less than 30 days before `at`.
+ * one visited last among those whose first visit by him is less than 30 days before `at`. The
+ * three are SQL (values, or a batch's columns).
  */
-function linkOfFanSql(fanId: number, creatorId: number, at: Date) {
-  const since = new Date(at.getTime() - LINK_WINDOW_MS).toISOString();
+export function linkOfFanSql(fan: SQL, creator: SQL, at: SQL): SQL {
   return sql`(
     select v.link_id from link_visits v join tracking_links l on l.id = v.link_id
-    where v.user_id = ${fanId}::integer and l.creator_id = ${creatorId}::integer and v.created_at <= ${at.toISOString()}::timestamptz
+    where v.user_id = ${fan} and l.creator_id = ${creator} and v.created_at <= ${at}
     group by v.link_id
-    having min(v.created_at) > ${since}::timestamptz
+    having min(v.created_at) > ${at} - make_interval(secs => ${LINK_WINDOW_MS / 1000})
     order by max(v.created_at) desc, v.link_id desc
     limit 1)`;
 }
@@ -68,18 +68,37 @@ async function sourceOf(tx: Tx, input: AttributionInput): Promise<Source> {
   return { origin: via.origin ?? null, ...(trial ? { linkId: Number(trial.link_id) } : {}) };
 }
 
+/** Where the spend happened and the link that brought the fan, as SQL values for the insert. */
+async function sourceValues(tx: Tx, input: Omit<AttributionInput, 'transferId'>): Promise<{ origin: string | null; link: SQL }> {
+  const { origin, linkId: kept } = await sourceOf(tx, input as AttributionInput);
+  // The link is looked up inside the insert itself.
+  const link = kept !== undefined ? sql`${kept}::integer` : linkOfFanSql(sql`${input.fanId}::integer`, sql`${input.creatorId}::integer`, sql`${input.via.at.toISOString()}::timestamptz`);
+  return { origin, link };
+}
+
 /**
  * Records where a spend happened and which tracking link brought the fan, in the spend's own
  * transaction (the caller's `tx`), from what the server knows alone: nothing a client sends
  * names the source. Called once per spend that moved money (not for a replay).
  */
 export async function recordAttribution(tx: Tx, input: AttributionInput): Promise<void> {
-  const { origin, linkId: kept } = await sourceOf(tx, input);
-  const at = input.via.at;
-  // One statement for a spend of the moment: the link is looked up inside the insert.
-  const link = kept !== undefined ? sql`${kept}::integer` : linkOfFanSql(input.fanId, input.creatorId, at);
+  const { origin, link } = await sourceValues(tx, input);
   await tx.execute(sql`
     insert into ${spendAttributions} (transfer_id, creator_id, fan_id, kind, earned_cents, origin, link_id, created_at)
-    values (${input.transferId}::integer, ${input.creatorId}::integer, ${input.fanId}::integer, ${input.kind}, ${input.earnedCents}::bigint, ${origin}, ${link}, ${at.toISOString()}::timestamptz)
+    values (${input.transferId}::integer, ${input.creatorId}::integer, ${input.fanId}::integer, ${input.kind}, ${input.earnedCents}::bigint, ${origin}, ${link}, ${input.via.at.toISOString()}::timestamptz)
     on conflict do nothing`);
+}
+
+/**
+ * `recordAttribution` as an insert the transfer's own statement makes (`TransferInput.alongside`),
+ * taking the new transfer's id from `t`: written only when the transfer is. A renewal reads its
+ * subscription's first payment here, before the transfer; a spend of the moment reads nothing.
+ */
+export async function attributionRecord(tx: Tx, input: Omit<AttributionInput, 'transferId'>): Promise<SQL> {
+  const { origin, link } = await sourceValues(tx, input);
+  return sql`insert into ${spendAttributions} (transfer_id, creator_id, fan_id, kind, earned_cents, origin, link_id, created_at)
+    select t.id, ${input.creatorId}::integer, ${input.fanId}::integer, ${input.kind}, ${input.earnedCents}::bigint, ${origin}, ${link}, ${input.via.at.toISOString()}::timestamptz
+    from t
+    on conflict do nothing
+    returning 1`;
 }

@@ -1,4 +1,4 @@
-import { recordAttribution } from './attribution';
+import { attributionRecord } from './attribution';
 import { guardSpend, spendRecord, type SpendVia } from './spend-guard';
 import { account, sortedMeta, transfer, type Leg, type TransferResult, type Tx } from './transfer';
 
@@ -50,7 +50,12 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
   const legs: Leg[] = [{ account: account.wallet(input.fanId), amount: -fanAmount }];
   if (earnerCents > 0) legs.push({ account: account.earnings(input.earnerId), amount: earnerCents });
   legs.push(...fees);
-  const result = await transfer(tx, {
+  // Where it happened: the guard's verified origin (a site) or the way the fan paid. Recorded,
+  // like the spend, by the transfer's own statement and only when it moves the money.
+  const where = grant?.origin ? { channel: 'site' as const, at: input.via.at, origin: grant.origin } : input.via;
+  const subscriptionId = typeof input.meta?.subscriptionId === 'number' ? input.meta.subscriptionId : null;
+  const attribution = await attributionRecord(tx, { kind: input.kind, fanId: input.fanId, creatorId: input.earnerId, earnedCents: earnerCents, via: where, subscriptionId });
+  return transfer(tx, {
     key: input.key,
     kind: input.kind,
     userId: input.fanId,
@@ -63,14 +68,6 @@ export async function pay(tx: Tx, input: PaymentInput): Promise<TransferResult> 
     },
     legs,
     fingerprint: ['pay', input.kind, input.fanId, input.earnerId, fanAmount, earnerCents, sortedMeta(input.meta)],
-    // The spend is recorded by the transfer's own statement, and only when it moves the money.
-    ...(grant === null ? {} : { alongside: spendRecord(spend, grant, input.key) }),
+    alongside: grant === null ? [attribution] : [spendRecord(spend, grant, input.key), attribution],
   });
-  if (!result.replayed) {
-    // Where it happened: the guard's verified origin (a site) or the way the fan paid.
-    const via = grant?.origin ? { channel: 'site' as const, at: input.via.at, origin: grant.origin } : input.via;
-    const subscriptionId = typeof input.meta?.subscriptionId === 'number' ? input.meta.subscriptionId : null;
-    await recordAttribution(tx, { transferId: result.transferId, kind: input.kind, fanId: input.fanId, creatorId: input.earnerId, earnedCents: earnerCents, via, subscriptionId });
-  }
-  return result;
 }

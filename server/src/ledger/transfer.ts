@@ -43,10 +43,10 @@ export interface TransferInput {
   fingerprint?: unknown;
   /**
    * Rows that belong with the transfer, written by its own statement when it is made (never on
-   * a replay): an insert whose `select` may use `t.id`, the new transfer's id, from `t`. One
-   * round trip fewer for what each payment records beside its money (its spend).
+   * a replay): inserts whose `select` may use `t.id`, the new transfer's id, from `t`. A round
+   * trip fewer for each thing a payment records beside its money (its spend, where it happened).
    */
-  alongside?: SQL;
+  alongside?: SQL | readonly SQL[];
 }
 
 export interface TransferResult {
@@ -96,6 +96,15 @@ function replayOf(existing: { id: number; requestHash: string }, hash: string): 
   return { transferId: existing.id, replayed: true };
 }
 
+/** The `alongside` inserts as the transfer statement's CTEs `x0`, `x1`, … (each followed by a comma). */
+function alongsideOf(alongside: SQL | readonly SQL[] | undefined): SQL {
+  const list = alongside === undefined ? [] : Array.isArray(alongside) ? alongside : [alongside as SQL];
+  return sql.join(
+    list.map((insert, i) => sql`${sql.raw(`x${i}`)} as (${insert}),`),
+    sql` `,
+  );
+}
+
 interface LockedAccount {
   id: number;
   balance: number;
@@ -104,7 +113,7 @@ interface LockedAccount {
 
 
 /** Matches any of `owners` through the expression the accounts' unique index is built on. */
-function anyOwner(owners: Owner[]): SQL {
+export function anyOwner(owners: Owner[]): SQL {
   const tuples = owners.map((o) => sql`(${o.kind}::text, ${o.userId ?? 0}::integer, ${o.processor ?? ''}::text)`);
   return sql`(${ledgerAccounts.kind}, coalesce(${ledgerAccounts.userId}, 0), coalesce(${ledgerAccounts.processor}, '')) in (${sql.join(tuples, sql`, `)})`;
 }
@@ -265,7 +274,7 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<TransferRe
           values (${input.key}, ${hash}, ${input.kind}, ${input.userId ?? null}::integer, ${input.counterpartyId ?? null}::integer, ${JSON.stringify(input.meta ?? {})}::jsonb)
           on conflict do nothing
           returning id
-        ), u as (${updates}), p as (${credits}), x as (${input.alongside ?? sql`select 1 where false`}), e as (
+        ), u as (${updates}), p as (${credits}), ${alongsideOf(input.alongside)} e as (
           insert into ${ledgerEntries} (transfer_id, account_id, amount)
           select t.id, l.account_id, l.amount from t, (values ${sql.join(entries, sql`, `)}) as l(account_id, amount)
           returning 1

@@ -1,7 +1,7 @@
 import { ChatLimits, MassGroups, type MassGroupName } from '../../../../lib/contract/constants';
 import type { ErrorKey } from '../../../../lib/contract/errors';
 import { Int32 } from '../../../../lib/contract/bounds';
-import { ChatCallStates, type ChatCall, type ChatCallState } from '../../../../lib/contract/chat';
+import { ChatCallStates, type ChatCall, type ChatCallState, type ChatMessage } from '../../../../lib/contract/chat';
 import type { CallEndReason } from '../../../../lib/contract/calls';
 import { isPriceStep } from '../../../../lib/contract/rules/price';
 
@@ -146,6 +146,13 @@ function parseText(value: unknown): Parsed<string> {
   if ([...text].length > ChatLimits.maxTextLength) return { problem: 'message-too-long', field: 'text' };
   return { value: text };
 }
+
+/** Why a message the client sent was not stored: the client marks it failed (SPEC §4 failed draft states). */
+export type ChatRefusalEvent = 'notAcceptedPrice' | 'noCredit' | 'emailNotVerified';
+
+export type SendOutcome =
+  | { stored: ChatMessage; replayed: boolean }
+  | { refused: ChatRefusalEvent; receiverId: number; data: { msgId: string; price?: number } };
 
 export interface ChatMessageInput {
   msgId: string;

@@ -33,7 +33,7 @@ export type StoredMessage = Pick<
   | 'createdAt'
 >;
 
-interface RawMessage {
+export interface RawMessage {
   id: number;
   msg_id: string;
   sender_id: number;
@@ -50,13 +50,13 @@ interface RawMessage {
   created_at: Date | string;
 }
 
-const rawMessageColumns = sql.raw(
+export const rawMessageColumns = sql.raw(
   'id, msg_id, sender_id, receiver_id, text, price, gift_id, media_id, mass_id, suspected_until, sender_reaction_id, receiver_reaction_id, call_id, created_at',
 );
 
 const dateOf = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
-function toStored(row: RawMessage): StoredMessage {
+export function toStored(row: RawMessage): StoredMessage {
   return {
     id: Number(row.id),
     msgId: row.msg_id,

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lte, notExists, or, sql, type Placeholder, type SQ
 import type { Counts, Notification, NotificationPage, NotificationType } from '../../../../lib/contract/notifications';
 import type { AppContext } from '../../context';
 import { rowsOf, type Database } from '../../db';
+import { pgArray } from '../../db/arrays';
 import type { Tx as Writer } from '../../db/tx';
 import { preparedStatement } from '../../db/prepared';
 import { PageCursors } from '../../http/page-cursors';
@@ -84,6 +85,31 @@ export async function recordNotification(db: Writer, input: NotificationInput): 
   // The user's open sockets get the new badge count once this write has committed.
   notificationRecorded(db, input.userId);
   if (row.inserted) notificationToPush(db, { userId: input.userId, type: input.type, fromUserId, postId: input.postId ?? null });
+}
+
+/**
+ * `recordNotification` for many notifications of kinds that never merge (a batch of gifts on
+ * posts), one row each: one statement. The same rules hold: nobody is notified of their own
+ * doing, nor by someone in a block with them.
+ */
+export async function recordNotifications(db: Writer, inputs: readonly NotificationInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  for (const input of inputs) if (mergedTypes[input.type] !== undefined) throw new Error(`Notifications of type ${input.type} merge: record them one by one`);
+  const at = new Date().toISOString();
+  const inserted = rowsOf<{ user_id: number; type: string; from_user_id: number | null; post_id: number | null }>(
+    await db.execute(sql`
+      insert into ${notifications} (user_id, type, from_user_id, post_id, comment_id, media_id, gift_id, count, created_at, updated_at)
+      select v.user_id, v.type, v.from_user_id, v.post_id, v.comment_id, v.media_id, v.gift_id, 1, ${at}::timestamptz, ${at}::timestamptz
+      from unnest(${pgArray(inputs.map((i) => i.userId))}::int[], ${pgArray(inputs.map((i) => i.type))}::text[], ${pgArray(inputs.map((i) => i.fromUserId ?? null))}::int[], ${pgArray(inputs.map((i) => i.postId ?? null))}::int[],
+        ${pgArray(inputs.map((i) => i.commentId ?? null))}::int[], ${pgArray(inputs.map((i) => i.mediaId ?? null))}::int[], ${pgArray(inputs.map((i) => i.giftId ?? null))}::int[]) as v(user_id, type, from_user_id, post_id, comment_id, media_id, gift_id)
+      where v.from_user_id is distinct from v.user_id
+        and not exists (select 1 from ${blocks} where (${blocks.blockerId} = v.user_id and ${blocks.blockedId} = v.from_user_id) or (${blocks.blockerId} = v.from_user_id and ${blocks.blockedId} = v.user_id))
+      returning user_id, type, from_user_id, post_id`),
+  );
+  for (const row of inserted) {
+    notificationRecorded(db, Number(row.user_id));
+    notificationToPush(db, { userId: Number(row.user_id), type: row.type, fromUserId: row.from_user_id === null ? null : Number(row.from_user_id), postId: row.post_id === null ? null : Number(row.post_id) });
+  }
 }
 
 /**

@@ -59,34 +59,49 @@ export function createPaymentService(ctx: AppContext) {
    * (its index), not in all of them: an entry's time is its transaction's start, so a newer id
    * can carry an older time, but never behind 64 others of one account.
    */
-  async function balance(userId: number): Promise<Balance> {
-    const [row] = rowsOf<{ wallet: string | null; earnings: string | null; payout: string; latest: Date | string | null; paid: boolean; acked: number | string | null; seen: Date | string | null }>(
+  /**
+   * The balances of `userIds`, one statement for them all: the wallet and earnings with their
+   * pending credits, the payout asked for, the latest entry's time, whether credits were ever
+   * bought, and the earnings acknowledged. A user never seen reads as all zeros.
+   */
+  async function balances(userIds: readonly number[]): Promise<Map<number, Balance>> {
+    const found = rowsOf<{ user_id: number; wallet: string | null; earnings: string | null; payout: string; latest: Date | string | null; paid: boolean; acked: number | string | null; seen: Date | string | null }>(
       await db.execute(sql`
-        with a as (select id, kind, balance from ${ledgerAccounts} where ${ledgerAccounts.userId} = ${userId}::int and ${ledgerAccounts.kind} in ('wallet', 'earnings'))
-        select
-          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint from a where a.kind = 'wallet') as wallet,
-          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint from a where a.kind = 'earnings') as earnings,
-          (select coalesce(sum(${payoutRequests.amount}), 0)::bigint from ${payoutRequests} where ${payoutRequests.userId} = ${userId}::int and ${payoutRequests.status} = 'requested') as payout,
+        select q.user_id,
+          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint
+            from ${ledgerAccounts} a where a.user_id = q.user_id and a.kind = 'wallet') as wallet,
+          (select (a.balance + coalesce((select sum(p.amount) from ${ledgerPendingCredits} p where p.account_id = a.id), 0))::bigint
+            from ${ledgerAccounts} a where a.user_id = q.user_id and a.kind = 'earnings') as earnings,
+          (select coalesce(sum(${payoutRequests.amount}), 0)::bigint from ${payoutRequests} where ${payoutRequests.userId} = q.user_id and ${payoutRequests.status} = 'requested') as payout,
           (select max(e.created_at) from ${ledgerAccounts} la cross join lateral (
             select created_at from ${ledgerEntries} where ${ledgerEntries.accountId} = la.id order by ${ledgerEntries.id} desc limit 64) e
-            where la.user_id = ${userId}::int) as latest,
-          exists (select 1 from ${paymentOrders} where ${paymentOrders.userId} = ${userId}::int and ${paymentOrders.purpose} = 'credits' and ${paymentOrders.status} = 'paid') as paid,
+            where la.user_id = q.user_id) as latest,
+          exists (select 1 from ${paymentOrders} where ${paymentOrders.userId} = q.user_id and ${paymentOrders.purpose} = 'credits' and ${paymentOrders.status} = 'paid') as paid,
           u.earnings_acked as acked, u.first_earnings_seen_at as seen
-        from (select 1) one left join ${users} u on u.id = ${userId}::int`),
+        from unnest(${`{${[...new Set(userIds)].map((id) => Math.trunc(id)).join(',')}}`}::int[]) as q(user_id) left join ${users} u on u.id = q.user_id`),
     );
-    const gBalance = Number(row?.wallet ?? 0);
-    const cBalance = Number(row?.earnings ?? 0);
-    const latest = row?.latest ?? null;
-    return {
-      gBalance,
-      cBalance,
-      cPayout: Number(row?.payout ?? 0),
-      ts: latest === null ? 0 : new Date(latest).getTime(),
-      isFirst: !(row?.paid ?? false),
-      myCbalance: cBalance,
-      myCbalance_acked: Math.max(0, Math.min(Number(row?.acked ?? 0), cBalance)),
-      firstEarningsSeen: (row?.seen ?? null) !== null,
-    };
+    return new Map(
+      found.map((row) => {
+        const gBalance = Number(row.wallet ?? 0);
+        const cBalance = Number(row.earnings ?? 0);
+        const latest = row.latest ?? null;
+        const balance: Balance = {
+          gBalance,
+          cBalance,
+          cPayout: Number(row.payout ?? 0),
+          ts: latest === null ? 0 : new Date(latest).getTime(),
+          isFirst: !(row.paid ?? false),
+          myCbalance: cBalance,
+          myCbalance_acked: Math.max(0, Math.min(Number(row.acked ?? 0), cBalance)),
+          firstEarningsSeen: (row.seen ?? null) !== null,
+        };
+        return [Number(row.user_id), balance];
+      }),
+    );
+  }
+
+  async function balance(userId: number): Promise<Balance> {
+    return (await balances([userId])).get(userId)!;
   }
 
   async function cards(userId: number): Promise<Card[]> {
@@ -202,7 +217,7 @@ export function createPaymentService(ctx: AppContext) {
     });
   }
 
-  return { packages, creditPackage, balance, cards, deleteCard, transactions };
+  return { packages, creditPackage, balance, balances, cards, deleteCard, transactions };
 }
 
 export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import webpush from 'web-push';
 import type { DeviceBody } from '../../../../lib/contract/push';
 import type { AppContext } from '../../context';
+import { batched } from '../../db/batched';
 import { pushDevices, serverKeys, users } from '../../db/schema';
 import { errors } from '../../errors';
 import { endpointProblem, keysProblem, MAX_DEVICES_PER_USER, PUSH_TIMEOUT_MS, PUSH_TTL_SECONDS, pushPayload, type PushEvent } from './domain';
@@ -78,6 +79,11 @@ function createPushService(ctx: AppContext): PushService {
   const { db, config, log } = ctx;
   const production = config.nodeEnv === 'production';
 
+  const withDevices = batched<number, boolean>(async (userIds) => {
+    const rows = await db.selectDistinct({ userId: pushDevices.userId }).from(pushDevices).where(inArray(pushDevices.userId, [...userIds]));
+    return new Map(rows.map((row) => [row.userId, true]));
+  });
+
   async function post(device: typeof pushDevices.$inferSelect, payload: string, keys: VapidKeys): Promise<void> {
     const host = new URL(device.endpoint).host;
     // Checked again on every send: a row stored under a looser configuration (a development
@@ -145,6 +151,9 @@ function createPushService(ctx: AppContext): PushService {
 
     async send(userId, event) {
       try {
+        // Most people have no device: whether they have is asked for everyone a turn's
+        // messages go to at once (a batch of chat messages), one statement.
+        if (!(await withDevices(userId))) return;
         // One statement: the devices, their owner's settings and the sender's name. Most people
         // have no device, and every chat message asks.
         const rows = await db

@@ -13,6 +13,7 @@ import { recordNotification } from '../notifications/service';
 import { blockedWith, postDoesntExist, visiblePost } from '../posts/access';
 import { unlockedMediaIds } from '../posts/views';
 import { addConversationEarnings, chatMessageWithMedia, lockConversation } from '../chat/service';
+import { createGiftBatches, groupableGift } from './gift-batch';
 
 /**
  * Spending credits: gifts on posts, tips to creators and unlocks of locked media (SPEC §7).
@@ -47,6 +48,47 @@ export function createSpendingService(ctx: AppContext) {
 
   const walletAnswer = async (tx: Tx, fanId: number) => ({ gBalance: await balanceOf(tx, account.wallet(fanId)), ts: ctx.clock.now().getTime() });
 
+  /** A gift alone, in a transaction of its own (a site's gift, a resend, or what a batch left). */
+  async function giftAlone(fanId: number, body: GiftPostBody, via: SpendVia, key: string): Promise<GiftResult> {
+    return inTransaction(ctx.db, async (tx) => {
+      const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
+      if (post.userId === fanId) throw new AppError('cannot-target-self');
+      const gift = await giftTo(tx, post.userId, body.giftId);
+      const { replayed } = await pay(tx, {
+        key,
+        kind: 'gift',
+        fanId,
+        earnerId: post.userId,
+        fanAmount: gift.gValue,
+        earnerCents: gift.cValue,
+        meta: { postId: post.id, giftId: gift.id },
+        via,
+        subject: `gift:${gift.id}:post:${post.id}`,
+        details: { giftId: gift.id, postId: post.id },
+      });
+      if (!replayed) balancesChanged(tx, [fanId, post.userId]);
+      // The wallet is read before the post's row is taken: every gift on the post waits for
+      // that row until this one commits, so it is the last thing locked.
+      const wallet = await walletAnswer(tx, fanId);
+      let totalGiftsCount: number;
+      if (replayed) {
+        const [row] = await tx.select({ count: posts.giftsCount }).from(posts).where(eq(posts.id, post.id));
+        totalGiftsCount = row?.count ?? 0;
+      } else {
+        await recordNotification(tx, { userId: post.userId, type: 'postGift', fromUserId: fanId, postId: post.id, giftId: gift.id });
+        const [row] = await tx
+          .update(posts)
+          .set({ giftsCount: sql`${posts.giftsCount} + 1` })
+          .where(eq(posts.id, post.id))
+          .returning({ count: posts.giftsCount });
+        totalGiftsCount = row?.count ?? 0;
+      }
+      return { ...wallet, totalGiftsCount };
+    });
+  }
+
+  const giftBatches = createGiftBatches(ctx, giftAlone);
+
   return {
     /**
      * A gift on someone else's visible post: the fan pays gValue, the creator earns cValue. As
@@ -54,41 +96,9 @@ export function createSpendingService(ctx: AppContext) {
      * — a fan, an applicant not approved — takes no gifts (gift-send-error).
      */
     async giftPost(fanId: number, body: GiftPostBody, via: SpendVia): Promise<GiftResult> {
-      return inTransaction(ctx.db, async (tx) => {
-        const post = await visiblePost(tx, body.postId, fanId, { action: true, now: ctx.clock.now().getTime() });
-        if (post.userId === fanId) throw new AppError('cannot-target-self');
-        const gift = await giftTo(tx, post.userId, body.giftId);
-        const { replayed } = await pay(tx, {
-          key: giftKey(fanId, body.idempotencyKey),
-          kind: 'gift',
-          fanId,
-          earnerId: post.userId,
-          fanAmount: gift.gValue,
-          earnerCents: gift.cValue,
-          meta: { postId: post.id, giftId: gift.id },
-          via,
-          subject: `gift:${gift.id}:post:${post.id}`,
-          details: { giftId: gift.id, postId: post.id },
-        });
-        if (!replayed) balancesChanged(tx, [fanId, post.userId]);
-        // The wallet is read before the post's row is taken: every gift on the post waits for
-        // that row until this one commits, so it is the last thing locked.
-        const wallet = await walletAnswer(tx, fanId);
-        let totalGiftsCount: number;
-        if (replayed) {
-          const [row] = await tx.select({ count: posts.giftsCount }).from(posts).where(eq(posts.id, post.id));
-          totalGiftsCount = row?.count ?? 0;
-        } else {
-          await recordNotification(tx, { userId: post.userId, type: 'postGift', fromUserId: fanId, postId: post.id, giftId: gift.id });
-          const [row] = await tx
-            .update(posts)
-            .set({ giftsCount: sql`${posts.giftsCount} + 1` })
-            .where(eq(posts.id, post.id))
-            .returning({ count: posts.giftsCount });
-          totalGiftsCount = row?.count ?? 0;
-        }
-        return { ...wallet, totalGiftsCount };
-      });
+      const key = giftKey(fanId, body.idempotencyKey);
+      // A gift on the platform's pages is written with the others that arrive meanwhile (gift-batch.ts).
+      return groupableGift(via) ? giftBatches.give(fanId, body, via, key) : giftAlone(fanId, body, via, key);
     },
 
     /**
