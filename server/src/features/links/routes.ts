@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
-import { CreateLinkBody, LinkIdParams, LinkLanding, LinkVisitBody, Statistics, StatisticsQuery, TrackingLink, TrialBody } from '../../../../lib/contract/links';
+import { CreateLinkBody, LinkIdParams, LinkLanding, LinkVisitBody, Statistics, StatisticsQuery, TrackingLink, TrialBody, WidgetLinkVisitBody } from '../../../../lib/contract/links';
 import { Subscription } from '../../../../lib/contract/subscriptions';
 import type { App } from '../../context';
 import type { FeatureOptions } from '../feature';
@@ -70,6 +70,26 @@ export async function linksFeature(app: App, { ctx }: FeatureOptions): Promise<v
         reply.setCookie(VISITOR_COOKIE, visitor, { httpOnly: true, sameSite: 'lax', secure: secure(request), path: '/', maxAge: VISITOR_DAYS * 24 * 60 * 60 });
       }
       return withBody(await links.visit(request.body.username, request.body.code, visitor, request.viewer?.id ?? null));
+    },
+  );
+
+  api.post(
+    '/papi/links/widget-visit',
+    {
+      schema: {
+        tags,
+        summary:
+          'Record a visit through a widget’s `link` attribute on any page: for the widget’s signed-in fan, or for a visitor id the server gives (answered as `visitor`; the page hands it over at /papi/embed/exchange). The link must be the widget creator’s when `username` is given; link-not-found',
+        body: WidgetLinkVisitBody,
+        response: { 200: BodyEnvelope(LinkLanding) },
+      },
+    },
+    async (request) => {
+      const viewerId = request.viewer?.id ?? null;
+      // The id is the server's, made on the page's first visit; the page sends it back with its later ones.
+      const visitor = request.body.visitor ?? randomBytes(16).toString('base64url');
+      const landing = await links.visit(request.body.username ?? null, request.body.code, visitor, viewerId);
+      return withBody(viewerId === null ? { ...landing, visitor } : landing);
     },
   );
 
