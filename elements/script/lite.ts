@@ -9,7 +9,7 @@
  * jumps; a click that came first is passed on to the same control (nobody clicks twice), and
  * focus stays where it was.
  */
-import { refreshTokenKey, resolveApiBase, setDefaultApiBase, signedInEvent, usernameOf, widgetLanguage } from '../base';
+import { firstLinkVisit, linkCodeOf, recordLinkVisit, refreshTokenKey, resolveApiBase, setDefaultApiBase, signedInEvent, usernameOf, widgetLanguage } from '../base';
 import type { DefineElement } from './define';
 import type { LiteProfile, Takeover, TakeoverModule } from './takeover';
 
@@ -103,7 +103,7 @@ const eagerMargin = '400px';
 
 export abstract class LiteElement extends HTMLElement {
   static get observedAttributes(): string[] {
-    return ['creator', 'with', 'user', 'follow', 'api-base', 'language'];
+    return ['creator', 'with', 'user', 'follow', 'api-base', 'language', 'link'];
   }
 
   protected readonly shadow: ShadowRoot;
@@ -170,8 +170,16 @@ export abstract class LiteElement extends HTMLElement {
     }
     this.draw();
     document.addEventListener(signedInEvent, this.signedIn);
-    if (hasStoredSession(resolveApiBase(this.getAttribute('api-base')))) this.upgrade();
-    else if (this.hasAttribute('eager')) this.watchNearby();
+    const base = resolveApiBase(this.getAttribute('api-base'));
+    if (hasStoredSession(base)) {
+      // The React widget records the `link` visit as the signed-in fan's.
+      this.upgrade();
+      return;
+    }
+    // A visit through the page's tracking link, before anyone touches a widget.
+    const code = linkCodeOf(this.getAttribute('link'));
+    if (code !== null && firstLinkVisit(base, code)) void recordLinkVisit(base, code, this.creatorAttribute === null ? '' : usernameOf(this.getAttribute(this.creatorAttribute)));
+    if (this.hasAttribute('eager')) this.watchNearby();
   }
 
   disconnectedCallback(): void {

@@ -22,6 +22,11 @@ export function linksApi(client: FanstageClient) {
     endLink: (id: number) => client.post<TrackingLink>(`/api/links/${encodeURIComponent(String(id))}/end`, {}),
     /** A visit through `/{username}?l={code}`: the server counts it and answers the link's free trial, if open. */
     visit: (username: string, code: string) => client.post<LinkLanding>('/papi/links/visit', { username, code }),
+    /**
+     * A visit through a widget's `link` attribute on any page: the signed-in fan's, or the
+     * page's visitor's (`visitor`, the id an earlier answer gave; a first visit is answered one).
+     */
+    widgetVisit: (code: string, options: { username?: string; visitor?: string } = {}) => client.post<LinkLanding>('/papi/links/widget-visit', { code, ...options }),
     /** Takes a link's free trial: a subscription running its days with nothing paid. */
     takeTrial: (code: string) => client.post<Subscription>('/api/links/trial', { code }),
   };
