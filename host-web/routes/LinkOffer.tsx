@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
 import { formatPrice, SALT_UNIT } from '../../lib/contract/rules/price';
@@ -23,6 +23,10 @@ export function LinkOffer({ username }: { username: string }) {
   const [state, setState] = useState<{ kind: 'idle' | 'busy' } | { kind: 'done'; until: number | null } | { kind: 'failed'; code: string }>({ kind: 'idle' });
   const landed = linkLanding.value;
   const salt = fanstage.settings.settings.value?.salt ?? null;
+  // Prices are shown as the fan pays them, which needs the platform's salt.
+  useEffect(() => {
+    if (salt === null) void fanstage.settings.load().catch(() => undefined);
+  }, [fanstage, salt]);
   if (!landed || landed.username.toLowerCase() !== username.toLowerCase()) return null;
   const { trial, discount } = landed.landing;
   if (!trial && !discount) return null;
