@@ -134,7 +134,7 @@ function WidgetSites() {
           {t('widgetSites.address')}
           <input
             id={`${id}-origin`}
-            className={styles.input}
+            className={`${styles.input} ${own.wide}`}
             type="url"
             inputMode="url"
             required
