@@ -133,6 +133,21 @@ export const LinkLanding = Type.Object(
 );
 export type LinkLanding = Static<typeof LinkLanding>;
 
+export const DiscountQuery = Type.Object({ creatorId: Int({ minimum: 1 }) });
+export type DiscountQuery = Static<typeof DiscountQuery>;
+
+/** `GET /api/links/discount?creatorId`: the first-month discount the viewer's next subscription to her would get now. */
+export const FirstMonthDiscount = Type.Object(
+  {
+    discount: Type.Union([
+      Type.Object({ offerId: Type.Integer(), percent: Type.Integer(), priceCents: Type.Integer(), firstMonthCents: Type.Integer() }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'FirstMonthDiscount' },
+);
+export type FirstMonthDiscount = Static<typeof FirstMonthDiscount>;
+
 export const TrialBody = Type.Object({ code: Type.String({ pattern: LINK_CODE_PATTERN }) });
 export type TrialBody = Static<typeof TrialBody>;
 

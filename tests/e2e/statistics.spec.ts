@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { formatMoney } from '../../lib/contract/money';
-import { discountedCents, fanPriceCents } from '../../lib/contract/rules/price';
+import { discountedCents, fanPriceCents, formatPrice } from '../../lib/contract/rules/price';
 import { agreeToTerms, clickClosingItsWindow, expectNoSeriousA11yViolations, viewports } from './support';
 import { logIn, mailedPath, testPassword } from './postsSupport';
 import { accessToken, balanceOf, creditPackages, giftCatalogue, payOnCardPage, testCards } from './moneySupport';
@@ -135,7 +135,7 @@ test('a fan brought by a tracking link shows in the creator’s statistics: the 
   expect(((await (await visited).json()) as Envelope<unknown>).statusCode).toBe(2);
   const discountBox = fan.getByTestId('link-offer');
   await expect(discountBox.getByRole('heading', { name: '50 % off your first month' })).toBeVisible();
-  await expect(discountBox).toContainText(`your first month costs ${formatMoney(fanPriceCents(firstMonth, salt))}`);
+  await expect(discountBox).toContainText(`your first month costs ${formatPrice(firstMonth, salt)}`);
   await fan.goto('/sign-up');
   const email = `linked.${Date.now()}@example.com`;
   await fan.getByLabel('E-mail').fill(email);
@@ -148,15 +148,19 @@ test('a fan brought by a tracking link shows in the creator’s statistics: the 
   await expect(fan.getByText('Your e-mail address is verified. Thank you!')).toBeVisible();
   const fanToken = await accessToken(fan.request, email);
 
-  // 4. He buys credits with the sandbox's card, subscribes (the discounted first month) and tips on the platform.
+  // 4. He buys credits with the sandbox's card, subscribes on her profile (the discounted first month) and tips on the platform.
   const pkg = (await creditPackages(fan.request, fanToken)).sort((a, b) => a.cValue - b.cValue).find((p) => p.gValue >= 2000)!;
   const order = (await (await fan.request.post('/api/payments/pay-new-card', { headers: bearer(fanToken), data: { packageId: pkg.id, processor: 'sandbox' } })).json()) as Envelope<{ redirectUrl: string }>;
   await fan.goto(order.body.redirectUrl);
   await payOnCardPage(fan, testCards.pays, formatMoney(pkg.gValue));
   await expect.poll(async () => (await balanceOf(fan.request, fanToken)).gBalance).toBe(pkg.cValue);
-  const subscribed = (await (await fan.request.post(`/api/subscription/subscribe/${offer.id}`, { headers: bearer(fanToken), data: {} })).json()) as Envelope<unknown>;
-  expect(subscribed.statusCode).toBe(2);
-  expect((await balanceOf(fan.request, fanToken)).gBalance).toBe(pkg.cValue - fanPriceCents(firstMonth, salt));
+  // Her profile's purchase tells him the first month's price the server will charge, and charges it.
+  await fan.goto(`/${creator.username}`);
+  await fan.getByRole('button', { name: /^Subscribe · / }).click();
+  const purchase = fan.getByRole('dialog');
+  await expect(purchase.getByTestId('subscription-first-month')).toHaveText(`First month ${formatPrice(firstMonth, salt)} (50 % off through the link you came by)`);
+  await purchase.getByRole('button', { name: `Subscribe: ${formatPrice(firstMonth, salt)} now, then ${formatPrice(offer.priceCents, salt)} a month` }).click();
+  await expect.poll(async () => (await balanceOf(fan.request, fanToken)).gBalance).toBe(pkg.cValue - fanPriceCents(firstMonth, salt));
   const gift = (await giftCatalogue(fan.request)).sort((a, b) => a.gValue - b.gValue)[0]!;
   const tipped = await fan.request.post('/api/users/tip', { headers: bearer(fanToken), data: { userId: creator.id, giftId: gift.id, idempotencyKey: `k${Date.now()}` } });
   expect(((await tipped.json()) as Envelope<unknown>).statusCode).toBeGreaterThan(0);

@@ -264,6 +264,9 @@ describe('a first-month discount link', () => {
     const landing = await visit(fan, link.code);
     expect(landing.body).toMatchObject({ trial: null, discount: { offerId, percent: 50, priceCents: offerPrice, firstMonthCents: half } });
     const earnedBefore = await earningsOf(app(), lucy.id);
+    // The purchase dialog is told the first month's price; a fan the link did not bring is told none.
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, fan.accessToken)).body).toEqual({ discount: { offerId, percent: 50, priceCents: offerPrice, firstMonthCents: half } });
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, (await createAccount(app())).accessToken)).body).toEqual({ discount: null });
 
     const subscribed = await subscribe(fan, offerId, half);
     expect(subscribed.statusCode).toBe(2);
@@ -273,6 +276,7 @@ describe('a first-month discount link', () => {
     expect(await earningsOf(app(), lucy.id)).toBe(earnedBefore + half);
     const first = await attributionOf(`subscription:${subscribed.body.id}:1`);
     expect(first?.a).toMatchObject({ kind: 'subscription', earnedCents: half, linkId: link.id });
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, fan.accessToken)).body).toEqual({ discount: null });
     const after = (await call('GET', '/api/links', lucy.token)).body.find((l: { id: number }) => l.id === link.id);
     expect(after).toMatchObject({ subscriptions: 1, revenueCents: half, discount: { taken: 1 } });
 

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { discountedCents } from '../../../../lib/contract/rules/price';
-import { linkDiscounts, trackingLinks, type SubscriptionRow } from '../../db/schema';
+import { and, isNull } from 'drizzle-orm';
+import { linkDiscounts, subscriptionOffers, trackingLinks, type SubscriptionRow } from '../../db/schema';
 import { linkThatBrought } from '../../ledger/attribution';
 import type { Tx } from '../../ledger';
 import { isRunning } from '../subscriptions/domain';
@@ -92,4 +93,23 @@ export async function discountsTaken(tx: Tx, creatorId: number): Promise<Map<num
     .where(eq(linkDiscounts.creatorId, creatorId))
     .groupBy(linkDiscounts.linkId);
   return new Map(found.map((r) => [r.linkId, Number(r.n)]));
+}
+
+/**
+ * The first-month discount `fanId`'s next subscription to `creatorId` would get now, for the
+ * purchase dialog to show: the same rule as the payment's, without a lock. Null for none.
+ */
+export async function discountFor(tx: Tx, fanId: number, creatorId: number, at: Date): Promise<{ offerId: number; percent: number; priceCents: number; firstMonthCents: number } | null> {
+  if (fanId === creatorId) return null;
+  const linkId = await linkThatBrought(tx, fanId, creatorId, at);
+  if (linkId === null) return null;
+  const [link] = await tx.select({ offerId: trackingLinks.discountOfferId }).from(trackingLinks).where(eq(trackingLinks.id, linkId));
+  if (!link || link.offerId === null) return null;
+  const [offer] = await tx
+    .select({ id: subscriptionOffers.id, priceCents: subscriptionOffers.priceCents })
+    .from(subscriptionOffers)
+    .where(and(eq(subscriptionOffers.id, link.offerId), isNull(subscriptionOffers.deletedAt), isNull(subscriptionOffers.archivedAt)));
+  if (!offer) return null;
+  const found = await firstMonthDiscount(tx, { fanId, creatorId, firstPayment: true }, offer, at, false);
+  return found && { offerId: offer.id, percent: found.percent, priceCents: offer.priceCents, firstMonthCents: found.earnerCents };
 }
