@@ -1,6 +1,7 @@
 import { createFanstage, signInWithPopup, type Fanstage, type TokenStorage } from '../lib/sdk';
 import { defaultLanguage, pickLanguage, type LanguageIso } from '../lib/i18n';
-import { originOf, refreshTokenKey, storedVisitor } from './base';
+import { originOf, refreshTokenKey } from './base';
+import { storedVisitor } from './linkVisit';
 import { relayActivity } from './activity';
 
 export { setDefaultApiBase, resolveApiBase, originOf } from './base';

@@ -6,7 +6,8 @@ import type { Fanstage } from '../lib/sdk';
 import type { LanguageIso } from '../lib/i18n';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
 import { fanstageFor, resolveApiBase, resolveLanguage, sessionRestored } from './shared';
-import { firstLinkVisit, linkCodeOf, recordLinkVisit, usernameOf } from './base';
+import { usernameOf } from './base';
+import { firstLinkVisit, linkCodeOf, recordLinkVisit } from './linkVisit';
 import { attachWidget, detachWidget } from './activity';
 
 /** What every widget resolves from its `api-base` and `language` attributes. */

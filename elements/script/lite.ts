@@ -9,7 +9,7 @@
  * jumps; a click that came first is passed on to the same control (nobody clicks twice), and
  * focus stays where it was.
  */
-import { firstLinkVisit, linkCodeOf, recordLinkVisit, refreshTokenKey, resolveApiBase, setDefaultApiBase, signedInEvent, usernameOf, widgetLanguage } from '../base';
+import { refreshTokenKey, resolveApiBase, setDefaultApiBase, signedInEvent, usernameOf, widgetLanguage } from '../base';
 import type { DefineElement } from './define';
 import type { LiteProfile, Takeover, TakeoverModule } from './takeover';
 
@@ -176,9 +176,12 @@ export abstract class LiteElement extends HTMLElement {
       this.upgrade();
       return;
     }
-    // A visit through the page's tracking link, before anyone touches a widget.
-    const code = linkCodeOf(this.getAttribute('link'));
-    if (code !== null && firstLinkVisit(base, code)) void recordLinkVisit(base, code, this.creatorAttribute === null ? '' : usernameOf(this.getAttribute(this.creatorAttribute)));
+    // A visit through the page's tracking link, before anyone touches a widget (a chunk of its own, only where a widget carries one).
+    const link = this.getAttribute('link');
+    if (link) {
+      const username = this.creatorAttribute === null ? '' : usernameOf(this.getAttribute(this.creatorAttribute));
+      void import('../linkVisit').then((module) => module.visitThroughLink(base, link, username)).catch(() => undefined);
+    }
     if (this.hasAttribute('eager')) this.watchNearby();
   }
 
