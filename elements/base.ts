@@ -62,3 +62,4 @@ export function refreshTokenKey(apiBase: string): string {
  * they hand over to their React widgets, which show the fan's. An internal name, not an API.
  */
 export const signedInEvent = 'fanstage:widget-signed-in';
+

@@ -1,6 +1,7 @@
 import { createFanstage, signInWithPopup, type Fanstage, type TokenStorage } from '../lib/sdk';
 import { defaultLanguage, pickLanguage, type LanguageIso } from '../lib/i18n';
 import { originOf, refreshTokenKey } from './base';
+import { storedVisitor } from './linkVisit';
 import { relayActivity } from './activity';
 
 export { setDefaultApiBase, resolveApiBase, originOf } from './base';
@@ -16,6 +17,12 @@ export { setDefaultApiBase, resolveApiBase, originOf } from './base';
  * cookies are third-party cookies, which browsers block.
  */
 const shared = new Map<string, Fanstage>();
+const restoring = new Map<string, Promise<boolean>>();
+
+/** Settles once the page's stored session for `apiBase` was resumed or found missing. */
+export function sessionRestored(apiBase: string): Promise<boolean> {
+  return restoring.get(apiBase) ?? Promise.resolve(false);
+}
 
 export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
   let fanstage = shared.get(apiBase);
@@ -31,7 +38,7 @@ export function fanstageFor(apiBase: string, language: LanguageIso): Fanstage {
     shared.set(apiBase, fanstage);
     relayActivity(apiBase, fanstage);
     // A fan who signed in before a reload of this tab is still signed in.
-    void fanstage.session.restore();
+    restoring.set(apiBase, fanstage.session.restore());
   }
   return fanstage;
 }
@@ -51,7 +58,8 @@ function pageSessionStorage(): TokenStorage | undefined {
  */
 export function signInFor(apiBase: string, fanstage: Fanstage): Promise<boolean> {
   const platformOrigin = originOf(apiBase) || window.location.origin;
-  return signInWithPopup(fanstage, { platformOrigin });
+  const visitor = storedVisitor(apiBase);
+  return signInWithPopup(fanstage, { platformOrigin, ...(visitor ? { visitor } : {}) });
 }
 
 /** The `language` attribute, else the page's `<html lang>`, else English. */

@@ -1,11 +1,13 @@
-import { createElement, startTransition, type ReactNode } from 'react';
+import { createElement, startTransition, useEffect, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import r2wc from '@r2wc/react-to-web-component';
 import type { Fanstage } from '../lib/sdk';
 import type { LanguageIso } from '../lib/i18n';
 import { FanstageProvider } from '../lib/ui/FanstageProvider';
-import { fanstageFor, resolveApiBase, resolveLanguage } from './shared';
+import { fanstageFor, resolveApiBase, resolveLanguage, sessionRestored } from './shared';
+import { usernameOf } from './base';
+import { firstLinkVisit, linkCodeOf, recordLinkVisit } from './linkVisit';
 import { attachWidget, detachWidget } from './activity';
 
 /** What every widget resolves from its `api-base` and `language` attributes. */
@@ -21,6 +23,8 @@ export interface WidgetContext {
 export interface CommonWidgetProps {
   apiBase?: string;
   language?: string;
+  /** A tracking link's code: the widget counts a visit through it (docs/embedding.md, "The link attribute"). */
+  link?: string;
 }
 
 /**
@@ -45,7 +49,7 @@ function attributeName(prop: string): string {
   return prop.replace(/([a-z0-9])([A-Z])/g, (_match, before: string, after: string) => `${before}-${after.toLowerCase()}`);
 }
 
-const commonAttributes = ['apiBase', 'language'];
+const commonAttributes = ['apiBase', 'language', 'link'];
 
 /** The props an element's attributes and events make. */
 function propsOf<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLElement): P {
@@ -61,12 +65,40 @@ function propsOf<P extends CommonWidgetProps>(spec: WidgetSpec<P>, host: HTMLEle
   return props as P;
 }
 
+/**
+ * Records, once per page, API and code, a visit through the widget's `link`: as the signed-in
+ * fan's once the page's session is resumed, else as the page's visitor's (elements/base.ts).
+ */
+function LinkVisit({ base, fanstage, code, username }: { base: string; fanstage: Fanstage; code: string; username: string }) {
+  useEffect(() => {
+    if (!firstLinkVisit(base, code)) return;
+    void sessionRestored(base).then(() => {
+      const token = fanstage.session.accessToken.peek();
+      return recordLinkVisit(base, code, username, token ? { Authorization: `Bearer ${token}` } : {});
+    });
+  }, [base, fanstage, code, username]);
+  return null;
+}
+
+/** The creator a widget names, by whichever attribute it uses. */
+function creatorOf(props: CommonWidgetProps): string {
+  const named = props as { creator?: string; user?: string; with?: string };
+  return usernameOf(named.creator ?? named.user ?? named.with);
+}
+
 /** The widget's tree: the provider of its API and language, its styles, and what it renders. */
 function tree<P extends CommonWidgetProps>(spec: WidgetSpec<P>, props: P): ReactNode {
   const base = resolveApiBase(props.apiBase);
   const lang = resolveLanguage(props.language);
   const fanstage = fanstageFor(base, lang);
-  return createElement(FanstageProvider, { fanstage, language: lang }, createElement('style', null, spec.css), spec.render(props, { base, lang, fanstage }));
+  const code = linkCodeOf(props.link);
+  return createElement(
+    FanstageProvider,
+    { fanstage, language: lang },
+    createElement('style', null, spec.css),
+    code === null ? null : createElement(LinkVisit, { base, fanstage, code, username: creatorOf(props) }),
+    spec.render(props, { base, lang, fanstage }),
+  );
 }
 
 /** Renders a widget into a shadow root from its host element's attributes, again on every change. */

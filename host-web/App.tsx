@@ -74,6 +74,7 @@ const SettingsEarnings = lazyScreen(() => import('./routes/SettingsEarnings'));
 const Statistics = lazyScreen(() => import('./routes/Statistics'));
 const SettingsAccount = lazyScreen(() => import('./routes/SettingsAccount'));
 const SettingsOffers = lazyScreen(() => import('./routes/SettingsOffers'));
+const SettingsWidgetSites = lazyScreen(() => import('./routes/SettingsWidgetSites'));
 const SettingsMassMessages = lazyScreen(() => import('./routes/SettingsMassMessages'));
 const ChatList = lazyScreen(() => import('./routes/ChatList'));
 const ChatOpened = lazyScreen(() => import('./routes/ChatOpened'));
@@ -152,6 +153,7 @@ export function App() {
                   <Route path="/settings/earnings" component={SettingsEarnings} />
                   <Route path="/settings/account" component={SettingsAccount} />
                   <Route path="/settings/offers" component={SettingsOffers} />
+                  <Route path="/settings/widget-sites" component={SettingsWidgetSites} />
                   <Route path="/settings/mass-messages" component={SettingsMassMessages} />
                   <Route path="/settings/subscription/:type/:id">{(params) => <SettingsSubscription type={params.type} id={params.id} />}</Route>
                   <Route path="/settings/subscription/:type">{(params) => <SettingsSubscription type={params.type} />}</Route>

@@ -3,6 +3,14 @@ import { normalizeInviteCode } from '../lib/contract/constants';
 import type { AffiliateInfo } from '../lib/contract';
 import type { Fanstage } from '../lib/sdk';
 import { cookieExpiryDays } from '../lib/sdk';
+import { signal } from '@preact/signals-core';
+import type { LinkLanding } from '../lib/contract';
+
+/**
+ * What the last visit through a tracking link offers (`/{username}?l={code}`): her free trial or
+ * first-month discount, which her profile shows (routes/LinkOffer.tsx). Null until one answers.
+ */
+export const linkLanding = signal<{ username: string; code: string; landing: LinkLanding } | null>(null);
 
 /**
  * SPEC §9 utm codes of shared links (`?utm=1t2w`, lib/sdk/rules/share.ts): `1…` says what was
@@ -138,7 +146,13 @@ export function useLandingQuery(fanstage: Fanstage, location: string): { invitat
     const username = /^\/([^/]+)$/.exec(location)?.[1];
     if (link !== null && /^[a-z0-9]{8}$/.test(link) && username !== undefined && visited.current !== `${username}/${link}`) {
       visited.current = `${username}/${link}`;
-      fanstage.client.post('/papi/links/visit', { username: decodeURIComponent(username), code: link }).catch(() => undefined);
+      const name = decodeURIComponent(username);
+      fanstage.client
+        .post<LinkLanding>('/papi/links/visit', { username: name, code: link })
+        .then((landing) => {
+          linkLanding.value = { username: name, code: link, landing };
+        })
+        .catch(() => undefined);
     }
 
     if (location !== '/') return;

@@ -103,7 +103,7 @@ const eagerMargin = '400px';
 
 export abstract class LiteElement extends HTMLElement {
   static get observedAttributes(): string[] {
-    return ['creator', 'with', 'user', 'follow', 'api-base', 'language'];
+    return ['creator', 'with', 'user', 'follow', 'api-base', 'language', 'link'];
   }
 
   protected readonly shadow: ShadowRoot;
@@ -170,8 +170,19 @@ export abstract class LiteElement extends HTMLElement {
     }
     this.draw();
     document.addEventListener(signedInEvent, this.signedIn);
-    if (hasStoredSession(resolveApiBase(this.getAttribute('api-base')))) this.upgrade();
-    else if (this.hasAttribute('eager')) this.watchNearby();
+    const base = resolveApiBase(this.getAttribute('api-base'));
+    if (hasStoredSession(base)) {
+      // The React widget records the `link` visit as the signed-in fan's.
+      this.upgrade();
+      return;
+    }
+    // A visit through the page's tracking link, before anyone touches a widget (a chunk of its own, only where a widget carries one).
+    const link = this.getAttribute('link');
+    if (link) {
+      const username = this.creatorAttribute === null ? '' : usernameOf(this.getAttribute(this.creatorAttribute));
+      void import('../linkVisit').then((module) => module.visitThroughLink(base, link, username)).catch(() => undefined);
+    }
+    if (this.hasAttribute('eager')) this.watchNearby();
   }
 
   disconnectedCallback(): void {

@@ -5,8 +5,10 @@ import { ProfileCard, useFanstage } from '../../lib/ui';
 import type { PublicProfile } from '../../lib/contract';
 import { usePageTitle, useSite } from '../site';
 import { lazyPart } from '../layout/lazyPart';
+import { linkLanding } from '../landing';
 import type { ProfileActions as ProfileActionsPart } from './ProfileActions';
 import type { ProfilePosts as ProfilePostsPart } from './ProfilePosts';
+import type { LinkOffer as LinkOfferPart } from './LinkOffer';
 import styles from './Profile.module.css';
 
 // The card is the screen's largest paint and needs only what the first load brings (its strings
@@ -15,6 +17,7 @@ import styles from './Profile.module.css';
 // stores of their own and follow it, each in a box kept for it so nothing below moves.
 const ProfileActions = lazyPart<ComponentProps<typeof ProfileActionsPart>>(() => import('./ProfileActions').then((m) => ({ default: m.ProfileActions })));
 const ProfilePosts = lazyPart<ComponentProps<typeof ProfilePostsPart>>(() => import('./ProfilePosts').then((m) => ({ default: m.ProfilePosts })));
+const LinkOffer = lazyPart<ComponentProps<typeof LinkOfferPart>>(() => import('./LinkOffer').then((m) => ({ default: m.LinkOffer })));
 const NotFound = lazyPart<Record<string, never>>(() => import('./NotFound'));
 
 const notFoundCodes = new Set(['user-not-found', 'not-found']);
@@ -72,6 +75,11 @@ function KnownProfile({ id }: { id: string }) {
       {profile ? (
         <Suspense fallback={<div className={styles.actionsPending} />}>
           <ProfileActions profile={profile} />
+        </Suspense>
+      ) : null}
+      {profile && linkLanding.value !== null ? (
+        <Suspense fallback={null}>
+          <LinkOffer username={profile.username} />
         </Suspense>
       ) : null}
       {profile ? (

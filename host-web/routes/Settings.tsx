@@ -69,6 +69,11 @@ export default function Settings() {
                 </Link>
               </li>
               <li>
+                <Link href="/settings/widget-sites" className={styles.item}>
+                  {t('widgetSites.title')}
+                </Link>
+              </li>
+              <li>
                 <Link href="/statistics" className={styles.item}>
                   {t('statistics.title')}
                 </Link>

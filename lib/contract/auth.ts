@@ -66,6 +66,11 @@ export const EmbedExchangeBody = Type.Object({
   code: Type.String({ minLength: 16, maxLength: 512 }),
   /** The origin of the page the widget runs on; must match the one the code was issued for. */
   origin: Type.String({ maxLength: 300 }),
+  /**
+   * The visitor id a widget's visit through a tracking link was given on this page
+   * (`/papi/links/widget-visit`): those visits become the fan's, as a sign-in on the platform does.
+   */
+  visitor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' })),
 });
 export type EmbedExchangeBody = Static<typeof EmbedExchangeBody>;
 

@@ -64,7 +64,7 @@ export const OriginProof = Type.Object({
   method: Type.Union([Type.String(), Type.Null()]),
   provenAt: Type.Union([Timestamp(), Type.Null()]),
   checkedAt: Type.Union([Timestamp(), Type.Null()]),
-  /** Rechecks that failed in a row; after three the proof is withdrawn. */
+  /** Rechecks of the proven site that failed in a row; at three the proof is withdrawn (and it stays at three until proven again). */
   failures: Type.Integer(),
   /** Why the last check failed (an `origin-proof-…` reason), or null. */
   problem: Type.Union([Type.String(), Type.Null()]),

@@ -202,3 +202,6 @@ export const SPEND_CONFIRMATION_HEADER = 'Fanstage-Confirmation';
 /** The amounts a site's allowance may be set to (credits a month); 0 asks every time. */
 export const ALLOWANCE_STEPS = [0, 500, 1000, 2000, 5000, 10000] as const;
 
+
+/** Failed daily rechecks in a row after which a site's proof of ownership is withdrawn (docs/embedding.md, "Proving a site"). */
+export const ORIGIN_PROOF_MAX_FAILURES = 3;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Int, Timestamp } from './bounds';
 import { MoneyUser } from './payments';
+import { DISCOUNT_PERCENT_MAX, DISCOUNT_PERCENT_MIN } from './rules/price';
 
 /**
  * Tracking links, free trials and a creator's statistics (issue 34, docs/creators.md). A link's
@@ -28,6 +29,23 @@ export const LinkTrial = Type.Object({
 });
 export type LinkTrial = Static<typeof LinkTrial>;
 
+export const LinkDiscount = Type.Object({
+  offerId: Type.Integer(),
+  offerName: Type.String(),
+  /** Cents the offer costs a month: every renewal's price. */
+  priceCents: Type.Integer(),
+  percent: Type.Integer({ minimum: DISCOUNT_PERCENT_MIN, maximum: DISCOUNT_PERCENT_MAX }),
+  /** Cents of the first month with the discount (`discountedCents`): what she earns of it. */
+  firstMonthCents: Type.Integer(),
+  /** How many fans may use it; null for no limit. */
+  limit: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  /** ms: until when it may be used; null for no end. */
+  until: Type.Union([Type.Integer(), Type.Null()]),
+  /** How many fans paid a first month with it. */
+  taken: Type.Integer({ minimum: 0 }),
+});
+export type LinkDiscount = Static<typeof LinkDiscount>;
+
 /** `GET /api/links`: one of the creator's links, with what it brought. */
 export const TrackingLink = Type.Object(
   {
@@ -40,6 +58,8 @@ export const TrackingLink = Type.Object(
     /** ms; null while the link counts. */
     endedAt: Type.Union([Type.Integer(), Type.Null()]),
     trial: Type.Union([LinkTrial, Type.Null()]),
+    /** A first-month discount instead of a trial (a link carries one or the other). */
+    discount: Type.Union([LinkDiscount, Type.Null()]),
     visits: Type.Integer({ minimum: 0 }),
     signups: Type.Integer({ minimum: 0 }),
     follows: Type.Integer({ minimum: 0 }),
@@ -63,6 +83,16 @@ export const CreateLinkBody = Type.Object({
       then: Type.Enum(['renew', 'end']),
     }),
   ),
+  /** A first-month discount on one of her open offers; not together with `trial`. */
+  discount: Type.Optional(
+    Type.Object({
+      offerId: Int({ minimum: 1 }),
+      percent: Int({ minimum: DISCOUNT_PERCENT_MIN, maximum: DISCOUNT_PERCENT_MAX }),
+      limit: Type.Optional(Int({ minimum: 1, maximum: 1_000_000 })),
+      /** ms. */
+      until: Type.Optional(Timestamp()),
+    }),
+  ),
 });
 export type CreateLinkBody = Static<typeof CreateLinkBody>;
 
@@ -75,14 +105,48 @@ export const LinkVisitBody = Type.Object({
 });
 export type LinkVisitBody = Static<typeof LinkVisitBody>;
 
-/** What a visit through a link offers the visitor: a free trial, if it carries one still open. */
+/** `POST /papi/links/widget-visit`: a visit through a widget's `link` attribute on a partner page. */
+export const WidgetLinkVisitBody = Type.Object({
+  code: Type.String({ pattern: LINK_CODE_PATTERN }),
+  /** The widget's creator (`creator`, `user` or `with`), when it names one: the link must be hers. */
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  /** The visitor id an earlier answer gave this page, so one browser is one visitor. */
+  visitor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' })),
+});
+export type WidgetLinkVisitBody = Static<typeof WidgetLinkVisitBody>;
+
+/** What a visit through a link offers the visitor: a free trial or a first-month discount, if it carries one still open. */
 export const LinkLanding = Type.Object(
   {
     trial: Type.Union([Type.Object({ offerId: Type.Integer(), offerName: Type.String(), days: Type.Integer() }), Type.Null()]),
+    discount: Type.Union([
+      Type.Object({ offerId: Type.Integer(), offerName: Type.String(), percent: Type.Integer(), priceCents: Type.Integer(), firstMonthCents: Type.Integer() }),
+      Type.Null(),
+    ]),
+    /**
+     * A widget's visit only: the id the server gave this signed-out visitor, which the widget
+     * keeps and hands over when the fan signs in (`/papi/embed/exchange`), so his visits become his.
+     */
+    visitor: Type.Optional(Type.String()),
   },
   { $id: 'LinkLanding' },
 );
 export type LinkLanding = Static<typeof LinkLanding>;
+
+export const DiscountQuery = Type.Object({ creatorId: Int({ minimum: 1 }) });
+export type DiscountQuery = Static<typeof DiscountQuery>;
+
+/** `GET /api/links/discount?creatorId`: the first-month discount the viewer's next subscription to her would get now. */
+export const FirstMonthDiscount = Type.Object(
+  {
+    discount: Type.Union([
+      Type.Object({ offerId: Type.Integer(), percent: Type.Integer(), priceCents: Type.Integer(), firstMonthCents: Type.Integer() }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'FirstMonthDiscount' },
+);
+export type FirstMonthDiscount = Static<typeof FirstMonthDiscount>;
 
 export const TrialBody = Type.Object({ code: Type.String({ pattern: LINK_CODE_PATTERN }) });
 export type TrialBody = Static<typeof TrialBody>;

@@ -37,6 +37,11 @@ export interface PopupSignInOptions {
   pollMs?: number;
   /** Gives up after this long without a code; default 10 minutes. */
   timeoutMs?: number;
+  /**
+   * The visitor id a visit through a tracking link gave this page (`linksApi(client).widgetVisit`
+   * answers it): handed over with the code, so those visits become the fan's.
+   */
+  visitor?: string;
 }
 
 /** What the sign-in needs of a Fanstage object: the client for the exchange, the session to start. */
@@ -103,7 +108,7 @@ export function signInWithPopup(target: PopupSignInTarget, options: PopupSignInO
     }
 
     async function exchange(code: string): Promise<void> {
-      const body: EmbedExchangeBody = { code, origin };
+      const body: EmbedExchangeBody = { code, origin, ...(options.visitor ? { visitor: options.visitor } : {}) };
       target.session.adopt(await target.client.post<AccessTokenBody>('/papi/embed/exchange', body));
       await target.session.loadAccount().catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fanPriceCents } from '../../lib/sdk/rules/price';
+import { discountedCents as discountedCentsOf, fanPriceCents } from '../../lib/sdk/rules/price';
 import { SubscriptionStatus } from '../../lib/contract/constants';
 import { ledgerTransfers, spendAttributions, subscriptions, users } from '../../server/src/db/schema';
 import { issueAccessToken } from '../../server/src/features/auth/guard';
@@ -239,5 +239,130 @@ describe('a free-trial link', () => {
     const other = await createAccount(app(), { seller: true });
     expect((await call('POST', '/api/links', other.accessToken, { name: 'Steal', trial: { offerId, days: 3, then: 'end' } })).statusText).toBe('offer-not-found');
     expect((await call('GET', '/api/statistics?tz=Not/AZone', lucy.token)).statusText).toBe('invalid-request');
+  });
+});
+
+describe('a first-month discount link', () => {
+  const salt = () => app().fanstage.config.priceSalt;
+  async function discountLink(creatorToken: string, forOffer: number, percent: number, limit?: number): Promise<{ id: number; code: string }> {
+    const made = await call('POST', '/api/links', creatorToken, { name: `Half off ${randomBytes(3).toString('hex')}`, discount: { offerId: forOffer, percent, ...(limit ? { limit } : {}) } });
+    expect(made.statusCode).toBe(2);
+    return made.body as { id: number; code: string };
+  }
+  const visit = (fan: TestAccount, code: string, username = 'lucy.rivers') => call('POST', '/papi/links/visit', fan.accessToken, { username, code });
+  const subscribe = (fan: TestAccount, id: number, priceCents?: number) => call('POST', `/api/subscription/subscribe/${id}`, fan.accessToken, priceCents === undefined ? {} : { priceCents });
+
+  it('lowers a brought fan’s first payment once; renewals pay the full price; the ledger has exactly what was paid', async () => {
+    const link = await discountLink(lucy.token, offerId, 50);
+    const half = Math.floor((offerPrice * 50 + 50) / 100);
+    const listed = (await call('GET', '/api/links', lucy.token)).body.find((l: { id: number }) => l.id === link.id);
+    expect(listed.discount).toMatchObject({ offerId, percent: 50, priceCents: offerPrice, firstMonthCents: half, taken: 0 });
+    expect(listed.trial).toBeNull();
+
+    const fan = await createAccount(app());
+    await fundWallet(app(), fan.id, 20_000);
+    const landing = await visit(fan, link.code);
+    expect(landing.body).toMatchObject({ trial: null, discount: { offerId, percent: 50, priceCents: offerPrice, firstMonthCents: half } });
+    const earnedBefore = await earningsOf(app(), lucy.id);
+    // The purchase dialog is told the first month's price; a fan the link did not bring is told none.
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, fan.accessToken)).body).toEqual({ discount: { offerId, percent: 50, priceCents: offerPrice, firstMonthCents: half } });
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, (await createAccount(app())).accessToken)).body).toEqual({ discount: null });
+
+    const subscribed = await subscribe(fan, offerId, half);
+    expect(subscribed.statusCode).toBe(2);
+    // The subscription keeps the offer's price for its renewals; the first month cost half.
+    expect(subscribed.body).toMatchObject({ priceCents: offerPrice, subscriptionStatus: SubscriptionStatus.active });
+    expect(await walletOf(app(), fan.id)).toBe(20_000 - fanPriceCents(half, salt()));
+    expect(await earningsOf(app(), lucy.id)).toBe(earnedBefore + half);
+    const first = await attributionOf(`subscription:${subscribed.body.id}:1`);
+    expect(first?.a).toMatchObject({ kind: 'subscription', earnedCents: half, linkId: link.id });
+    expect((await call('GET', `/api/links/discount?creatorId=${lucy.id}`, fan.accessToken)).body).toEqual({ discount: null });
+    const after = (await call('GET', '/api/links', lucy.token)).body.find((l: { id: number }) => l.id === link.id);
+    expect(after).toMatchObject({ subscriptions: 1, revenueCents: half, discount: { taken: 1 } });
+
+    // The renewal pays the full price.
+    app().fanstage.clock.advance(31 * DAY_MS + 60_000);
+    await app().fanstage.jobs.runNow('subscription-renewals');
+    expect(await walletOf(app(), fan.id)).toBe(20_000 - fanPriceCents(half, salt()) - fanPriceCents(offerPrice, salt()));
+    expect((await attributionOf(`subscription:${subscribed.body.id}:2`))?.a).toMatchObject({ earnedCents: offerPrice, linkId: link.id });
+
+    // Once per fan and creator: cancelled, expired and subscribed again through a new discount link, he pays in full.
+    expect((await call('POST', '/api/subscription/cancel', fan.accessToken, { id: subscribed.body.id })).statusCode).toBe(2);
+    app().fanstage.clock.advance(32 * DAY_MS);
+    await app().fanstage.jobs.runNow('subscription-renewals');
+    const again = await discountLink(lucy.token, offerId, 30);
+    await visit(fan, again.code);
+    const walletBefore = await walletOf(app(), fan.id);
+    expect((await subscribe(fan, offerId, discountedCentsOf(offerPrice, 30))).statusText).toBe('price-changed');
+    expect(await walletOf(app(), fan.id)).toBe(walletBefore);
+    expect((await subscribe(fan, offerId)).statusCode).toBe(2);
+    expect(await walletOf(app(), fan.id)).toBe(walletBefore - fanPriceCents(offerPrice, salt()));
+    await expectLedgerBalanced(app());
+  });
+
+  it('is decided by the server: a fan the link did not bring, a claimed price, another offer or creator, a used-up limit get the full price', async () => {
+    const link = await discountLink(lucy.token, offerId, 40, 1);
+    const reduced = discountedCentsOf(offerPrice, 40);
+
+    // Never visited: the discounted price he claims is refused, and nothing moves.
+    const stranger = await createAccount(app());
+    await fundWallet(app(), stranger.id, 10_000);
+    expect((await subscribe(stranger, offerId, reduced)).statusText).toBe('price-changed');
+    expect(await walletOf(app(), stranger.id)).toBe(10_000);
+
+    // Brought by her link, subscribing to another creator's offer: no discount there.
+    const other = await createAccount(app(), { seller: true });
+    const otherOffer = await call('POST', '/api/subscription/offer', other.accessToken, { name: 'Other', priceCents: offerPrice });
+    expect(otherOffer.statusCode).toBe(2);
+    const brought = await createAccount(app());
+    await fundWallet(app(), brought.id, 10_000);
+    await visit(brought, link.code);
+    expect((await call('POST', `/api/subscription/subscribe/${otherOffer.body.id}`, brought.accessToken, {})).statusCode).toBe(2);
+    expect(await walletOf(app(), brought.id)).toBe(10_000 - fanPriceCents(offerPrice, salt()));
+    // Another creator cannot put a discount on her offer, nor a trial and a discount on one link.
+    expect((await call('POST', '/api/links', other.accessToken, { name: 'Steal', discount: { offerId, percent: 50 } })).statusText).toBe('offer-not-found');
+    const both = await call('POST', '/api/links', lucy.token, { name: 'Both', trial: { offerId, days: 3, then: 'end' }, discount: { offerId, percent: 50 } });
+    expect(both).toMatchObject({ statusCode: -1, statusText: 'invalid-request' });
+    expect((await call('POST', '/api/links', lucy.token, { name: 'Too much', discount: { offerId, percent: 95 } })).statusCode).toBe(-1);
+
+    // Her link, her offer: the discount, up to its limit of one fan.
+    expect((await subscribe(brought, offerId)).statusCode).toBe(2);
+    expect(await walletOf(app(), brought.id)).toBe(10_000 - fanPriceCents(offerPrice, salt()) - fanPriceCents(reduced, salt()));
+    const late = await createAccount(app());
+    await fundWallet(app(), late.id, 10_000);
+    expect((await visit(late, link.code)).body).toMatchObject({ trial: null, discount: null });
+    expect((await subscribe(late, offerId)).statusCode).toBe(2);
+    expect(await walletOf(app(), late.id)).toBe(10_000 - fanPriceCents(offerPrice, salt()));
+    await expectLedgerBalanced(app());
+  });
+});
+
+describe('a widget’s link attribute', () => {
+  it('records the visit for the page’s visitor, gives it to the fan who signs in there, and his widget spends name the link', async () => {
+    const made = await call('POST', '/api/links', lucy.token, { name: `My blog ${randomBytes(3).toString('hex')}` });
+    const blog = 'https://lucy-blog.example';
+    // A signed-out widget on her blog: the server names the page's visitor.
+    const first = await call('POST', '/papi/links/widget-visit', undefined, { code: made.body.code, username: 'lucy.rivers' }, { origin: blog });
+    expect(first.statusCode).toBe(2);
+    const visitor = first.body.visitor as string;
+    expect(visitor).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await call('POST', '/papi/links/widget-visit', undefined, { code: made.body.code, visitor }, { origin: blog })).body.visitor).toBe(visitor);
+    // A widget of another creator cannot count her link.
+    expect((await call('POST', '/papi/links/widget-visit', undefined, { code: made.body.code, username: 'someone.else' }, { origin: blog })).statusText).toBe('link-not-found');
+
+    // He signs in through the widget's popup: the page hands the visitor over with the code.
+    const fan = await createAccount(app());
+    await fundWallet(app(), fan.id, 10_000);
+    const issued = await call('POST', '/api/embed/code', fan.accessToken, { origin: blog, allow: true, allowance: 5_000 });
+    const exchanged = await app().inject({ method: 'POST', url: '/papi/embed/exchange', headers: { origin: blog }, payload: { code: issued.body.code, origin: blog, visitor } });
+    const widget = (exchanged.json() as Answer).body.accessToken as string;
+    expect((await tip(widget, { origin: blog })).statusCode).toBeGreaterThan(0);
+    const [latest] = await app().fanstage.db.select().from(spendAttributions).where(eq(spendAttributions.fanId, fan.id));
+    expect(latest).toMatchObject({ kind: 'gift', origin: blog, linkId: made.body.id });
+    // A signed-in widget's visit is his at once, with no visitor id to keep.
+    const signedIn = await call('POST', '/papi/links/widget-visit', widget, { code: made.body.code }, { origin: blog });
+    expect(signedIn.body.visitor).toBeUndefined();
+    const link = (await call('GET', '/api/links', lucy.token)).body.find((l: { id: number }) => l.id === made.body.id);
+    expect(link).toMatchObject({ visits: 3, signups: 0, revenueCents: latest!.earnedCents });
   });
 });

@@ -191,6 +191,29 @@ describe('renewals from the wallet', () => {
 });
 
 describe('renewals by card', () => {
+  it('charges a first card payment at the first-month discount of the link that brought the fan, and renews at the full price', async () => {
+    const creator = await createAccount(app, { seller: true });
+    const fan = await createAccount(app);
+    const offerId = await offer(creator, 320);
+    const link = await call('POST', '/api/links', creator, { name: 'Half off', discount: { offerId, percent: 50 } });
+    expect(link.json.statusCode).toBe(2);
+    expect((await call('POST', '/papi/links/visit', fan, { username: creator.username, code: link.json.body.code })).json.body.discount).toMatchObject({ percent: 50, firstMonthCents: 160 });
+    const id = await subscribeByNewCard(fan, offerId, '4242424242424242');
+    const [first] = await ordersOf(id);
+    expect(first).toMatchObject({ status: 'paid', amount: fanPriceCents(160, salt()) });
+    expect(await rowOf(id)).toMatchObject({ status: SubscriptionStatus.active, periodsPaid: 1, priceCents: 320 });
+    expect(await walletOf(app, fan.id)).toBe(0);
+    expect(await earningsOf(app, creator.id)).toBe(160);
+
+    app.fanstage.clock.advance(MONTH_MS);
+    await renewals();
+    await renewals();
+    expect(await rowOf(id)).toMatchObject({ status: SubscriptionStatus.active, periodsPaid: 2 });
+    expect((await ordersOf(id)).map((o) => o.amount).sort((a, b) => a - b)).toEqual([fanPriceCents(160, salt()), fanPriceCents(320, salt())]);
+    expect(await earningsOf(app, creator.id)).toBe(160 + 320);
+    await expectLedgerBalanced(app);
+  });
+
   it('subscribes with a new card on the processor’s page and renews from the saved card once a period', async () => {
     const creator = await createAccount(app, { seller: true });
     const fan = await createAccount(app);

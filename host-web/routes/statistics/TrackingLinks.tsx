@@ -3,10 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useSignals } from '@preact/signals-react/runtime';
 import type { Offer, TrackingLink } from '../../../lib/contract';
 import { formatMoney } from '../../../lib/contract/money';
+import { DISCOUNT_PERCENT_MAX, DISCOUNT_PERCENT_MIN, discountedCents } from '../../../lib/contract/rules/price';
 import { isSdkError, subscriptionsApi, type StatisticsStore } from '../../../lib/sdk';
 import { useFanstage } from '../../../lib/ui';
 import money from '../Money.module.css';
 import styles from '../Statistics.module.css';
+
+/** The most days a trial gives (lib/contract/links.ts TRIAL_DAYS_MAX, a TypeBox module the site takes types from only). */
+const TRIAL_DAYS_MAX = 90;
 
 const codeOf = (error: unknown) => (isSdkError(error) ? error.code : 'internal-error');
 
@@ -63,6 +67,17 @@ export function TrackingLinks({ store, userId }: { store: StatisticsStore; userI
                 })}
               </p>
             ) : null}
+            {link.discount ? (
+              <p className={money.muted} data-testid="link-discount">
+                {t('statistics.links.discountShown', {
+                  percent: link.discount.percent,
+                  offer: link.discount.offerName,
+                  first: formatMoney(link.discount.firstMonthCents),
+                  price: formatMoney(link.discount.priceCents),
+                  taken: count.format(link.discount.taken),
+                })}
+              </p>
+            ) : null}
             <dl className={styles.linkFacts}>
               <dt>{t('statistics.links.visits')}</dt>
               <dd data-testid="link-visits">{count.format(link.visits)}</dd>
@@ -91,25 +106,30 @@ export function TrackingLinks({ store, userId }: { store: StatisticsStore; userI
   );
 }
 
+type Extra = 'none' | 'trial' | 'discount';
+
 function NewLink({ store, offers, onProblem }: { store: StatisticsStore; offers: readonly Offer[]; onProblem: (code: string | null) => void }) {
   const { t } = useTranslation();
   const id = useId();
   const [name, setName] = useState('');
-  const [withTrial, setWithTrial] = useState(false);
+  const [extra, setExtra] = useState<Extra>('none');
   const [offerId, setOfferId] = useState<number | null>(null);
   const [days, setDays] = useState(7);
   const [then, setThen] = useState<'renew' | 'end'>('renew');
+  const [percent, setPercent] = useState(50);
   const [busy, setBusy] = useState(false);
   const chosenOffer = offerId ?? offers[0]?.id ?? null;
+  const chosen = offers.find((offer) => offer.id === chosenOffer);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim() === '') return;
     setBusy(true);
     onProblem(null);
-    const trial = withTrial && chosenOffer !== null ? { offerId: chosenOffer, days, then } : undefined;
+    const trial = extra === 'trial' && chosenOffer !== null ? { offerId: chosenOffer, days, then } : undefined;
+    const discount = extra === 'discount' && chosenOffer !== null ? { offerId: chosenOffer, percent } : undefined;
     store
-      .createLink({ name: name.trim(), ...(trial ? { trial } : {}) })
+      .createLink({ name: name.trim(), ...(trial ? { trial } : {}), ...(discount ? { discount } : {}) })
       .then(() => setName(''))
       .catch((error: unknown) => onProblem(codeOf(error)))
       .finally(() => setBusy(false));
@@ -122,14 +142,19 @@ function NewLink({ store, offers, onProblem }: { store: StatisticsStore; offers:
         <input id={`${id}-name`} className={money.input} value={name} maxLength={60} required placeholder={t('statistics.links.namePlaceholder')} onChange={(e) => setName(e.target.value)} />
       </label>
       {offers.length > 0 ? (
-        <label className={money.radio}>
-          <input type="checkbox" checked={withTrial} onChange={(e) => setWithTrial(e.target.checked)} />
-          {t('statistics.links.withTrial')}
-        </label>
-      ) : null}
-      {withTrial && offers.length > 0 ? (
         <fieldset className={money.fieldset}>
-          <legend>{t('statistics.links.trial')}</legend>
+          <legend>{t('statistics.links.offers')}</legend>
+          {(['none', 'trial', 'discount'] as const).map((option) => (
+            <label key={option} className={money.radio}>
+              <input type="radio" name={`${id}-extra`} checked={extra === option} onChange={() => setExtra(option)} />
+              {t(`statistics.links.extra.${option}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {extra !== 'none' && offers.length > 0 ? (
+        <fieldset className={money.fieldset}>
+          <legend>{t(extra === 'trial' ? 'statistics.links.trial' : 'statistics.links.discount')}</legend>
           <label className={money.field}>
             {t('statistics.links.trialOffer')}
             <select className={money.input} value={chosenOffer ?? ''} onChange={(e) => setOfferId(Number(e.target.value))}>
@@ -140,18 +165,42 @@ function NewLink({ store, offers, onProblem }: { store: StatisticsStore; offers:
               ))}
             </select>
           </label>
-          <label className={money.field}>
-            {t('statistics.links.trialDays')}
-            <input className={money.input} type="number" min={1} max={90} value={days} onChange={(e) => setDays(Math.max(1, Math.min(90, Number(e.target.value) || 1)))} />
-          </label>
-          <label className={money.radio}>
-            <input type="radio" name={`${id}-then`} checked={then === 'renew'} onChange={() => setThen('renew')} />
-            {t('statistics.links.thenRenew')}
-          </label>
-          <label className={money.radio}>
-            <input type="radio" name={`${id}-then`} checked={then === 'end'} onChange={() => setThen('end')} />
-            {t('statistics.links.thenEnd')}
-          </label>
+          {extra === 'trial' ? (
+            <>
+              <label className={money.field}>
+                {t('statistics.links.trialDays')}
+                <input className={money.input} type="number" min={1} max={TRIAL_DAYS_MAX} value={days} onChange={(e) => setDays(Math.max(1, Math.min(TRIAL_DAYS_MAX, Number(e.target.value) || 1)))} />
+              </label>
+              <label className={money.radio}>
+                <input type="radio" name={`${id}-then`} checked={then === 'renew'} onChange={() => setThen('renew')} />
+                {t('statistics.links.thenRenew')}
+              </label>
+              <label className={money.radio}>
+                <input type="radio" name={`${id}-then`} checked={then === 'end'} onChange={() => setThen('end')} />
+                {t('statistics.links.thenEnd')}
+              </label>
+            </>
+          ) : (
+            <>
+              <label className={money.field}>
+                {t('statistics.links.discountPercent')}
+                <input
+                  className={money.input}
+                  type="number"
+                  min={DISCOUNT_PERCENT_MIN}
+                  max={DISCOUNT_PERCENT_MAX}
+                  step={5}
+                  value={percent}
+                  onChange={(e) => setPercent(Math.max(DISCOUNT_PERCENT_MIN, Math.min(DISCOUNT_PERCENT_MAX, Math.round(Number(e.target.value)) || DISCOUNT_PERCENT_MIN)))}
+                />
+              </label>
+              {chosen ? (
+                <p className={money.muted}>
+                  {t('statistics.links.discountPreview', { first: formatMoney(discountedCents(chosen.priceCents, percent)), price: formatMoney(chosen.priceCents) })}
+                </p>
+              ) : null}
+            </>
+          )}
         </fieldset>
       ) : null}
       <div className={money.actions}>

@@ -90,3 +90,19 @@ export function nearestPriceStep(kind: PriceKind, value: number): number {
   }
   return best;
 }
+
+/** The smallest and largest first-month discount a tracking link may carry, in per cent. */
+export const DISCOUNT_PERCENT_MIN = 5;
+export const DISCOUNT_PERCENT_MAX = 90;
+
+/**
+ * The stored price of a first month with `percent` off (a tracking link's discount): rounded
+ * half up to the cent, in integers, and never free — what the creator earns of that payment,
+ * which the fan pays with the salt as any price.
+ */
+export function discountedCents(cents: number, percent: number): number {
+  assertCents(cents, 'cents');
+  if (!Number.isSafeInteger(percent) || percent < 0 || percent > 100) throw new RangeError(`percent must be an integer from 0 to 100, got ${percent}`);
+  if (cents === 0) return 0;
+  return Math.max(1, Math.floor((cents * (100 - percent) + 50) / 100));
+}

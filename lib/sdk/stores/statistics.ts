@@ -11,7 +11,7 @@
  *   statistics.csv()       the loaded numbers as CSV (one row a period, a column a series)
  */
 import { signal, type ReadonlySignal } from '@preact/signals-core';
-import type { CreateLinkBody, LinkLanding, Statistics, StatisticsQuery, Subscription, TrackingLink } from '../../contract';
+import type { CreateLinkBody, FirstMonthDiscount, LinkLanding, Statistics, StatisticsQuery, Subscription, TrackingLink } from '../../contract';
 import type { FanstageClient } from '../client';
 
 export function linksApi(client: FanstageClient) {
@@ -22,6 +22,13 @@ export function linksApi(client: FanstageClient) {
     endLink: (id: number) => client.post<TrackingLink>(`/api/links/${encodeURIComponent(String(id))}/end`, {}),
     /** A visit through `/{username}?l={code}`: the server counts it and answers the link's free trial, if open. */
     visit: (username: string, code: string) => client.post<LinkLanding>('/papi/links/visit', { username, code }),
+    /**
+     * A visit through a widget's `link` attribute on any page: the signed-in fan's, or the
+     * page's visitor's (`visitor`, the id an earlier answer gave; a first visit is answered one).
+     */
+    widgetVisit: (code: string, options: { username?: string; visitor?: string } = {}) => client.post<LinkLanding>('/papi/links/widget-visit', { code, ...options }),
+    /** The first-month discount the viewer's next subscription to `creatorId` would get now (a link brought him), or `{ discount: null }`. */
+    discount: (creatorId: number, signal?: AbortSignal) => client.get<FirstMonthDiscount>('/api/links/discount', { creatorId }, { signal }),
     /** Takes a link's free trial: a subscription running its days with nothing paid. */
     takeTrial: (code: string) => client.post<Subscription>('/api/links/trial', { code }),
   };

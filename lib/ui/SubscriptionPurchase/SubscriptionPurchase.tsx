@@ -107,6 +107,11 @@ export function SubscriptionPurchase(props: SubscriptionPurchaseProps) {
                     <span className={styles.choiceText}>
                       <strong>{view.offer.name}</strong>
                       <span>{t('subscription.perMonth', { price: view.price })}</span>
+                      {view.firstMonth ? (
+                        <span className={styles.muted} data-testid="subscription-first-month">
+                          {t('subscription.firstMonth', { price: view.firstMonth.price, percent: view.firstMonth.percent })}
+                        </span>
+                      ) : null}
                       {view.saves ? <span className={styles.muted}>{t('subscription.saves', { amount: view.saves })}</span> : null}
                       <Standing view={view} date={date} />
                     </span>
@@ -167,7 +172,11 @@ export function SubscriptionPurchase(props: SubscriptionPurchaseProps) {
             ) : null}
             {state.canBuy || !state.loggedIn ? (
               <button type="submit" className={styles.primary} disabled={state.busy || !selected} aria-busy={state.busy || undefined}>
-                {selected ? t(resubscribe ? 'subscription.payAgain' : 'subscription.subscribeFor', { price: selected.price }) : t('subscription.subscribe')}
+                {selected
+                  ? selected.firstMonth && !resubscribe
+                    ? t('subscription.subscribeForFirst', { first: selected.firstMonth.price, price: selected.price })
+                    : t(resubscribe ? 'subscription.payAgain' : 'subscription.subscribeFor', { price: selected.price })
+                  : t('subscription.subscribe')}
               </button>
             ) : null}
             <button type="button" className={styles.secondary} onClick={props.onClose}>

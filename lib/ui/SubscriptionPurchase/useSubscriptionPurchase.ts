@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useTranslation } from 'react-i18next';
-import { fanPriceCents, formatPrice, isSdkError, SALT_UNIT } from '../../sdk';
-import type { Offer, PaymentOrder, Subscription } from '../../contract';
+import { fanPriceCents, formatPrice, isSdkError, linksApi, SALT_UNIT } from '../../sdk';
+import type { FirstMonthDiscount, Offer, PaymentOrder, Subscription } from '../../contract';
 import { useFanstage } from '../FanstageProvider/context';
 import { exactDollars } from '../PriceDetail/money';
 import { heldOffer, standingOf, type OfferStanding } from './rules';
@@ -30,6 +30,11 @@ export interface OfferView {
   /** The viewer's subscription to this offer, for the detail link. */
   subscriptionId: number | null;
   endDate: number | null;
+  /**
+   * The first month at a tracking link's discount, as the server quoted it for this fan
+   * (`GET /api/links/discount`): what he pays for it, shown, and the per cent; null for none.
+   */
+  firstMonth: { price: string; percent: number; cents: number } | null;
 }
 
 export interface PurchaseMessage {
@@ -103,6 +108,20 @@ export function useSubscriptionPurchase(options: UseSubscriptionPurchaseOptions)
     load();
   }, [load, loggedIn]);
 
+  // The discount a link that brought the fan gives his first month: the server's word, shown;
+  // the payment finds it again. Nothing is shown when it cannot be asked (a visitor, a failure).
+  const [discount, setDiscount] = useState<FirstMonthDiscount['discount']>(null);
+  useEffect(() => {
+    setDiscount(null);
+    if (!loggedIn) return;
+    const controller = new AbortController();
+    linksApi(fanstage.client)
+      .discount(userId, controller.signal)
+      .then((answer) => !controller.signal.aborted && setDiscount(answer.discount))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [fanstage, userId, loggedIn]);
+
   const views: OfferView[] = offers.map((offer) => {
     const sub = offer.subscription;
     return {
@@ -112,6 +131,10 @@ export function useSubscriptionPurchase(options: UseSubscriptionPurchaseOptions)
       standing: standingOf(sub?.subscriptionStatus),
       subscriptionId: sub?.id ?? null,
       endDate: sub?.subscriptionEndDate ?? null,
+      firstMonth:
+        discount !== null && discount.offerId === offer.id && discount.priceCents === offer.priceCents && standingOf(sub?.subscriptionStatus) === 'none'
+          ? { price: formatPrice(discount.firstMonthCents, salt), percent: discount.percent, cents: discount.firstMonthCents }
+          : null,
     };
   });
   const held = heldOffer(offers);
@@ -222,7 +245,7 @@ export function useSubscriptionPurchase(options: UseSubscriptionPurchaseOptions)
     message,
     needsCredits,
     /** What the chosen offer costs the fan, in credits: the top-up offers a package that covers it. */
-    needed: selected ? fanPriceCents(selected.offer.priceCents, salt) : undefined,
+    needed: selected ? fanPriceCents(selected.firstMonth?.cents ?? selected.offer.priceCents, salt) : undefined,
     /** The card payment under way; in phase 'blocked' offer `openCardPage` from a click. */
     payment,
     openCardPage: () => wallet.openCardPage(),

@@ -11,7 +11,9 @@ import { ledgerTransfers } from './ledger';
  * A creator's named tracking link (one per channel: "TikTok bio", "my blog"): `/{username}?l={code}`
  * on the platform, or a widget's `link` attribute on a partner page. It may carry a free trial
  * (`trialDays` of `trialOfferId`, for at most `trialLimit` fans, until `trialUntil`; then the
- * subscription renews when `trialThen` is `renew`, or ends).
+ * subscription renews when `trialThen` is `renew`, or ends) or a first-month discount
+ * (`discountPercent` off the first payment of `discountOfferId`, for at most `discountLimit`
+ * fans, until `discountUntil`; migration 0025).
  */
 export const trackingLinks = pgTable(
   'tracking_links',
@@ -29,6 +31,10 @@ export const trackingLinks = pgTable(
     trialUntil: timestamp('trial_until', { withTimezone: true }),
     /** renew or end. */
     trialThen: text('trial_then'),
+    discountOfferId: integer('discount_offer_id').references(() => subscriptionOffers.id, { onDelete: 'set null' }),
+    discountPercent: smallint('discount_percent'),
+    discountLimit: integer('discount_limit'),
+    discountUntil: timestamp('discount_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
@@ -78,6 +84,31 @@ export const linkTrials = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.creatorId, t.fanId] }), index('link_trials_link_idx').on(t.linkId)],
+);
+
+/**
+ * A first-month discount a fan was given through a link: once per fan and creator, written in the
+ * transaction of the discounted payment (`transferId`), with the cents the creator earned of it.
+ */
+export const linkDiscounts = pgTable(
+  'link_discounts',
+  {
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fanId: integer('fan_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => trackingLinks.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    transferId: integer('transfer_id').references(() => ledgerTransfers.id, { onDelete: 'set null' }),
+    percent: smallint('percent').notNull(),
+    earnedCents: bigint('earned_cents', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.creatorId, t.fanId] }), index('link_discounts_link_idx').on(t.linkId)],
 );
 
 /**

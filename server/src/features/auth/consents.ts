@@ -63,7 +63,7 @@ export async function issueEmbedCode(ctx: AppContext, userId: number, value: str
 }
 
 /** POST /papi/embed/exchange: the code, on the origin it was issued for, becomes a widget session. */
-export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: string, userAgent?: string): Promise<Session> {
+export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: string, userAgent?: string): Promise<Session & { userId: number }> {
   const row = await consumeActionToken(ctx, code, ['embed-login']);
   if (row === null || row.payload?.origin !== origin) throw new AppError('invalid-code');
   const consentId = typeof row.payload.consentId === 'number' ? row.payload.consentId : null;
@@ -84,7 +84,7 @@ export async function exchangeEmbedCode(ctx: AppContext, code: string, origin: s
   } else if (!isPlatformOrigin(ctx.config, origin)) {
     throw new AppError('invalid-code');
   }
-  return startSession(ctx, row.userId, userAgent, { origin, consentId });
+  return { ...(await startSession(ctx, row.userId, userAgent, { origin, consentId })), userId: row.userId };
 }
 
 /** GET /api/embed/consents: the sites the fan allowed, newest use first (settings). */

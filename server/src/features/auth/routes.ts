@@ -31,7 +31,7 @@ import { passwordHashing } from './hashing';
 import { registerDevMailRoutes } from '../devmail/routes';
 import { actionTokenMs, deviceCookie, deviceCookieAfterSignIn, normalizeEmail, refreshCookie, refreshTokenMs, sessionMarker } from './domain';
 import { requireLevel, viewerOf } from './guard';
-import { joinLinkVisits } from '../links/visits';
+import { joinLinkVisits, joinWidgetVisits } from '../links/visits';
 import {
   banUser,
   confirmAction,
@@ -389,11 +389,16 @@ function registerAuthRoutes(app: App, api: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Exchange a sign-in code for body tokens; -1 invalid-code when used, expired or for another origin',
+        summary: 'Exchange a sign-in code for body tokens (and give the page’s link visits, `visitor`, to the fan); -1 invalid-code when used, expired or for another origin',
         body: EmbedExchangeBody,
         response: tokenResponse,
       },
     },
-    async (request, reply) => answerSession(request, reply, await exchangeEmbedCode(ctx, request.body.code, request.body.origin, request.headers['user-agent']), true),
+    async (request, reply) => {
+      const { userId, ...session } = await exchangeEmbedCode(ctx, request.body.code, request.body.origin, request.headers['user-agent']);
+      // The visits a widget's `link` attribute recorded for this page's signed-out visitor become the fan's.
+      if (request.body.visitor !== undefined) await joinWidgetVisits(ctx, request.body.visitor, userId);
+      return answerSession(request, reply, session, true);
+    },
   );
 }

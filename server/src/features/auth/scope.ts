@@ -43,6 +43,8 @@ export const widgetRoutes: ReadonlySet<string> = new Set([
   'POST /api/subscription/subscribe/:offerId',
   'POST /api/subscription/pay-new-card',
   'POST /api/subscription/pay-old-card',
+  // the first-month discount a tracking link gives the fan, shown before he subscribes
+  'GET /api/links/discount',
   // credits: balance, and top-ups, which only open a request paid in the platform's card window
   'GET /api/payments/processors',
   'GET /api/payments/packages',

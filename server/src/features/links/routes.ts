@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { BodyEnvelope } from '../../../../lib/contract/envelope';
-import { CreateLinkBody, LinkIdParams, LinkLanding, LinkVisitBody, Statistics, StatisticsQuery, TrackingLink, TrialBody } from '../../../../lib/contract/links';
+import { CreateLinkBody, DiscountQuery, FirstMonthDiscount, LinkIdParams, LinkLanding, LinkVisitBody, Statistics, StatisticsQuery, TrackingLink, TrialBody, WidgetLinkVisitBody } from '../../../../lib/contract/links';
 import { Subscription } from '../../../../lib/contract/subscriptions';
 import type { App } from '../../context';
 import type { FeatureOptions } from '../feature';
@@ -14,6 +14,7 @@ import { createSubscriptionService } from '../subscriptions/service';
 import { createLinkService } from './service';
 import { statisticsOf } from './statistics';
 import { takeTrial } from './trials';
+import { discountFor } from './discounts';
 import { VISITOR_COOKIE, visitorOf } from './visits';
 
 const VISITOR_DAYS = 60;
@@ -74,6 +75,26 @@ export async function linksFeature(app: App, { ctx }: FeatureOptions): Promise<v
   );
 
   api.post(
+    '/papi/links/widget-visit',
+    {
+      schema: {
+        tags,
+        summary:
+          'Record a visit through a widget’s `link` attribute on any page: for the widget’s signed-in fan, or for a visitor id the server gives (answered as `visitor`; the page hands it over at /papi/embed/exchange). The link must be the widget creator’s when `username` is given; link-not-found',
+        body: WidgetLinkVisitBody,
+        response: { 200: BodyEnvelope(LinkLanding) },
+      },
+    },
+    async (request) => {
+      const viewerId = request.viewer?.id ?? null;
+      // The id is the server's, made on the page's first visit; the page sends it back with its later ones.
+      const visitor = request.body.visitor ?? randomBytes(16).toString('base64url');
+      const landing = await links.visit(request.body.username ?? null, request.body.code, visitor, viewerId);
+      return withBody(viewerId === null ? { ...landing, visitor } : landing);
+    },
+  );
+
+  api.post(
     '/api/links/trial',
     {
       schema: {
@@ -88,6 +109,19 @@ export async function linksFeature(app: App, { ctx }: FeatureOptions): Promise<v
       const id = await takeTrial(ctx, fan.id, request.body.code);
       return withBody(await subscriptionsOf.view(id, fan.id));
     },
+  );
+
+  api.get(
+    '/api/links/discount',
+    {
+      schema: {
+        tags,
+        summary: 'The first-month discount the viewer’s next subscription to the creator would get now (the link that brought him carries one he may still use), for the purchase to show; null for none',
+        querystring: DiscountQuery,
+        response: { 200: BodyEnvelope(FirstMonthDiscount) },
+      },
+    },
+    async (request) => withBody({ discount: await discountFor(ctx.db, viewerOf(request).id, request.query.creatorId, ctx.clock.now()) }),
   );
 
   api.get(

@@ -5,6 +5,8 @@ import type { AppContext } from '../../context';
 import { linkVisits, subscriptionOffers, trackingLinks, users } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Tx } from '../../ledger';
+import { discountedCents } from '../../../../lib/contract/rules/price';
+import { discountOpen, discountsTaken } from './discounts';
 
 type LinkRow = typeof trackingLinks.$inferSelect;
 
@@ -64,9 +66,11 @@ export function createLinkService(ctx: AppContext) {
     const counts = await countsOf(db, creatorId);
     const offers = await db.select({ id: subscriptionOffers.id, name: subscriptionOffers.name, priceCents: subscriptionOffers.priceCents }).from(subscriptionOffers).where(eq(subscriptionOffers.userId, creatorId));
     const taken = rows<{ link_id: number; n: string }>(await db.execute(sql`select link_id, count(*) as n from link_trials where creator_id = ${creatorId}::integer group by link_id`));
+    const discounted = links.some((link) => link.discountOfferId !== null) ? await discountsTaken(db, creatorId) : new Map<number, number>();
     return links.map((link) => {
       const c = counts.get(link.id) ?? { visits: 0, signups: 0, follows: 0, subscriptions: 0, revenue: 0 };
       const offer = offers.find((o) => o.id === link.trialOfferId);
+      const discountOffer = offers.find((o) => o.id === link.discountOfferId);
       return {
         id: link.id,
         name: link.name,
@@ -87,6 +91,19 @@ export function createLinkService(ctx: AppContext) {
                 taken: Number(taken.find((t) => Number(t.link_id) === link.id)?.n ?? 0),
               }
             : null,
+        discount:
+          discountOffer && link.discountPercent !== null
+            ? {
+                offerId: discountOffer.id,
+                offerName: discountOffer.name,
+                priceCents: discountOffer.priceCents,
+                percent: link.discountPercent,
+                firstMonthCents: discountedCents(discountOffer.priceCents, link.discountPercent),
+                limit: link.discountLimit,
+                until: link.discountUntil?.getTime() ?? null,
+                taken: discounted.get(link.id) ?? 0,
+              }
+            : null,
         visits: c.visits,
         signups: c.signups,
         follows: c.follows,
@@ -94,6 +111,31 @@ export function createLinkService(ctx: AppContext) {
         revenueCents: c.revenue,
       };
     });
+  }
+
+  /** What a link offers a visitor now: its open free trial or first-month discount, with its offer. */
+  async function landingOf(link: LinkRow): Promise<LinkLanding> {
+    const at = now();
+    const limit = link.trialLimit ?? link.discountLimit;
+    // A limit reached shows nothing more (taking or paying checks it again under the link's lock).
+    if (limit !== null) {
+      const [{ n } = { n: 0 }] = rows<{ n: number }>(
+        await db.execute(sql`select (select count(*) from link_trials where link_id = ${link.id}::integer) + (select count(*) from link_discounts where link_id = ${link.id}::integer) as n`),
+      );
+      if (Number(n) >= limit) return { trial: null, discount: null };
+    }
+    const offerId = trialOpen(link, at) ? link.trialOfferId : discountOpen(link, at) ? link.discountOfferId : null;
+    const [offer] =
+      offerId === null
+        ? []
+        : await db
+            .select({ id: subscriptionOffers.id, name: subscriptionOffers.name, priceCents: subscriptionOffers.priceCents })
+            .from(subscriptionOffers)
+            .where(and(eq(subscriptionOffers.id, offerId), isNull(subscriptionOffers.deletedAt), isNull(subscriptionOffers.archivedAt)));
+    if (!offer) return { trial: null, discount: null };
+    if (link.trialDays !== null && link.trialOfferId === offer.id) return { trial: { offerId: offer.id, offerName: offer.name, days: link.trialDays }, discount: null };
+    const percent = link.discountPercent!;
+    return { trial: null, discount: { offerId: offer.id, offerName: offer.name, percent, priceCents: offer.priceCents, firstMonthCents: discountedCents(offer.priceCents, percent) } };
   }
 
   return {
@@ -111,11 +153,14 @@ export function createLinkService(ctx: AppContext) {
       const { username } = await requireCreator(creatorId);
       const name = body.name.trim();
       if (name === '') throw new AppError('invalid-request', { body: { location: 'body', field: 'name', reason: 'must not be blank' } });
-      if (body.trial) {
+      if (body.trial && body.discount) throw new AppError('invalid-request', { body: { location: 'body', field: 'discount', reason: 'a link carries a free trial or a discount, not both' } });
+      // A trial or a discount is of one of her own open offers.
+      const offerId = body.trial?.offerId ?? body.discount?.offerId;
+      if (offerId !== undefined) {
         const [offer] = await db
           .select({ id: subscriptionOffers.id })
           .from(subscriptionOffers)
-          .where(and(eq(subscriptionOffers.id, body.trial.offerId), eq(subscriptionOffers.userId, creatorId), isNull(subscriptionOffers.deletedAt), isNull(subscriptionOffers.archivedAt)));
+          .where(and(eq(subscriptionOffers.id, offerId), eq(subscriptionOffers.userId, creatorId), isNull(subscriptionOffers.deletedAt), isNull(subscriptionOffers.archivedAt)));
         if (!offer) throw new AppError('offer-not-found');
       }
       const [taken] = await db
@@ -134,6 +179,10 @@ export function createLinkService(ctx: AppContext) {
           trialLimit: body.trial?.limit ?? null,
           trialUntil: body.trial?.until === undefined ? null : new Date(body.trial.until),
           trialThen: body.trial?.then ?? null,
+          discountOfferId: body.discount?.offerId ?? null,
+          discountPercent: body.discount?.percent ?? null,
+          discountLimit: body.discount?.limit ?? null,
+          discountUntil: body.discount?.until === undefined ? null : new Date(body.discount.until),
           createdAt: now(),
         })
         .onConflictDoNothing()
@@ -170,15 +219,12 @@ export function createLinkService(ctx: AppContext) {
      * Records a visit through a link by the browser `visitor` (the server's cookie), joined at
      * once to the signed-in viewer if any; answers what the link offers.
      */
-    async visit(username: string, code: string, visitor: string, viewerId: number | null): Promise<LinkLanding> {
+    async visit(username: string | null, code: string, visitor: string, viewerId: number | null): Promise<LinkLanding> {
       const link = await this.live(db, username, code);
       if (viewerId !== link.creatorId) await db.insert(linkVisits).values({ linkId: link.id, visitor, userId: viewerId, createdAt: now() });
-      const [offer] =
-        link.trialOfferId === null || !trialOpen(link, now())
-          ? []
-          : await db.select({ id: subscriptionOffers.id, name: subscriptionOffers.name }).from(subscriptionOffers).where(and(eq(subscriptionOffers.id, link.trialOfferId), isNull(subscriptionOffers.deletedAt)));
-      return { trial: offer && link.trialDays !== null ? { offerId: offer.id, offerName: offer.name, days: link.trialDays } : null };
+      return landingOf(link);
     },
+
   };
 }
 

@@ -26,3 +26,18 @@ export async function joinLinkVisits(ctx: AppContext, request: FastifyRequest, u
     .set({ userId, signedUp })
     .where(and(eq(linkVisits.visitor, visitor), isNull(linkVisits.userId), sql`${linkVisits.linkId} not in (select id from tracking_links where creator_id = ${userId}::integer)`));
 }
+
+/**
+ * Gives the visits a widget recorded for a partner page's signed-out visitor (the id the widget
+ * visit answered, which the page hands over with its sign-in code) to the fan who signed in
+ * there. A visit counts as a sign-up when the account was made after it (in the sign-in popup).
+ * Visits through the fan's own links stay anonymous.
+ */
+export async function joinWidgetVisits(ctx: AppContext, visitor: string, userId: number): Promise<void> {
+  if (!visitorPattern.test(visitor)) return;
+  await ctx.db.execute(sql`
+    update link_visits v set user_id = ${userId}::integer,
+      signed_up = (select u.created_at >= v.created_at from users u where u.id = ${userId}::integer)
+    where v.visitor = ${visitor} and v.user_id is null
+      and v.link_id not in (select id from tracking_links where creator_id = ${userId}::integer)`);
+}

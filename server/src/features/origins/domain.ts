@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { proofMetaName } from '../../../../lib/contract/badge';
+import { ORIGIN_PROOF_MAX_FAILURES } from '../../../../lib/contract/constants';
 
 /** A proven origin is checked again this often. */
 export const PROOF_RECHECK_MS = 24 * 3600_000;
 /** Rechecks that may fail in a row before the proof is withdrawn (a site down for a day or two keeps it). */
-export const PROOF_MAX_FAILURES = 3;
+export const PROOF_MAX_FAILURES = ORIGIN_PROOF_MAX_FAILURES;
 /** Proofs a recheck run handles at most. */
 export const PROOF_RECHECK_BATCH = 50;
 

@@ -67,10 +67,14 @@ export function createOriginProofService(ctx: AppContext) {
     return row ?? null;
   }
 
-  /** Records a check's outcome; a failure counts, and the last allowed one withdraws the proof. */
+  /**
+   * Records a check's outcome. A failed check of a proven site counts, and the last allowed one
+   * withdraws the proof; a site not proven counts nothing more, so `failures` at the limit
+   * without a proof says it was withdrawn (until a check finds the token again).
+   */
   async function record(row: ProofRow, outcome: SiteCheck): Promise<ProofRow> {
     const now = ctx.clock.now();
-    const failures = outcome.proven ? 0 : row.failures + 1;
+    const failures = outcome.proven ? 0 : row.provenAt === null ? row.failures : row.failures + 1;
     const withdrawn = !outcome.proven && (row.provenAt === null || failures >= PROOF_MAX_FAILURES);
     const [updated] = await db
       .update(originProofs)

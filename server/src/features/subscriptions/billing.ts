@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { subscriptions, type SubscriptionRow } from '../../db/schema';
 import { pay, type SpendVia, type Tx } from '../../ledger';
 import { recordNotification } from '../notifications/service';
+import { recordDiscount, type FirstMonthDiscount } from '../links/discounts';
 import { isRunning, isWaitingFirstPayment, nextPeriodEnd, periodKey } from './domain';
 
 /** A subscription row, locked for the rest of the transaction. */
@@ -35,30 +36,36 @@ export interface PeriodPayment {
   via: SpendVia;
   /** What a confirmation popup shows of the offer (its name). */
   offerName?: string;
+  /**
+   * A tracking link's first-month discount the server found for this payment
+   * (links/discounts.ts): she earns its cents, the fan pays them with the salt (`fanAmount`).
+   */
+  discount?: FirstMonthDiscount | null;
 }
 
 /**
  * Pays the next period of a locked subscription from the fan's wallet and makes it active
- * until one calendar month later. The ledger key `subscription:{id}:{period}` makes a second
+ * until one calendar month later (at a link's first-month discount when one is given). The ledger key `subscription:{id}:{period}` makes a second
  * payment of the same period move nothing and change nothing. Refused with `noMoney` (the
  * caller's transaction rolls back) when the wallet cannot pay.
  */
 export async function payPeriod(tx: Tx, ctx: AppContext, row: SubscriptionRow, payment: PeriodPayment): Promise<{ replayed: boolean; row: SubscriptionRow }> {
   const now = ctx.clock.now();
   const period = row.periodsPaid + 1;
-  const { replayed } = await pay(tx, {
+  const { replayed, transferId } = await pay(tx, {
     key: periodKey(row.id, period),
     kind: 'subscription',
     fanId: row.subscriberId,
     earnerId: row.creatorId,
     fanAmount: payment.fanAmount,
-    earnerCents: row.priceCents,
-    meta: { offerId: row.offerId, subscriptionId: row.id, ...payment.meta },
+    earnerCents: payment.discount?.earnerCents ?? row.priceCents,
+    meta: { offerId: row.offerId, subscriptionId: row.id, ...(payment.discount ? { discountPercent: payment.discount.percent } : {}), ...payment.meta },
     via: payment.via,
     subject: `offer:${row.offerId}`,
     details: { offerId: row.offerId, offerName: payment.offerName ?? null },
   });
   if (replayed) return { replayed, row };
+  if (payment.discount) await recordDiscount(tx, row, payment.discount, transferId, now);
   balancesChanged(tx, [row.subscriberId, row.creatorId]);
   const starting = !isRunning(row.status);
   const [updated] = await tx

@@ -6,15 +6,16 @@ import { subscriptionOffers, subscriptions, type PaymentOrderRow, type Subscript
 import { isSpendRefusal, type Tx } from '../../ledger';
 import { lockSubscription, payPeriod, paymentDue, recordPaymentFailure } from './billing';
 import { inBlock } from './blocking';
+import { askOf, firstMonthDiscount } from '../links/discounts';
 
 /**
  * Whether the subscription may still take this payment: a period is due, the order covers the
  * price, the offer stands, no block stands between the two, and (for an expired row paid late)
  * no other subscription to the creator has started meanwhile.
  */
-async function mayTake(tx: Tx, ctx: AppContext, row: SubscriptionRow, order: PaymentOrderRow): Promise<boolean> {
+async function mayTake(tx: Tx, ctx: AppContext, row: SubscriptionRow, order: PaymentOrderRow, fanAmount: number): Promise<boolean> {
   if (!paymentDue(row, ctx.clock.now())) return false;
-  if (order.credits < fanPriceCents(row.priceCents, ctx.config.priceSalt)) return false;
+  if (order.credits < fanAmount) return false;
   const [offer] = await tx.select({ id: subscriptionOffers.id }).from(subscriptionOffers).where(and(eq(subscriptionOffers.id, row.offerId), isNull(subscriptionOffers.deletedAt)));
   if (!offer || (await inBlock(tx, row.subscriberId, row.creatorId))) return false;
   if (row.status !== SubscriptionStatus.expired) return true;
@@ -54,7 +55,10 @@ export async function settleSubscriptionOrder(tx: Tx, ctx: AppContext, order: Pa
     await recordPaymentFailure(tx, ctx, row);
     return;
   }
-  if (!(await mayTake(tx, ctx, row, order))) return;
+  // A first payment brought by a link with a first-month discount on this offer pays its cents.
+  const discount = await firstMonthDiscount(tx, askOf(row), { id: row.offerId, priceCents: row.priceCents }, ctx.clock.now());
+  const fanAmount = fanPriceCents(discount?.earnerCents ?? row.priceCents, ctx.config.priceSalt);
+  if (!(await mayTake(tx, ctx, row, order, fanAmount))) return;
   let current = row;
   if (order.cardId !== null && (order.cardId !== row.cardId || row.payWith !== 'card')) {
     const [updated] = await tx.update(subscriptions).set({ cardId: order.cardId, payWith: 'card' }).where(eq(subscriptions.id, row.id)).returning();
@@ -62,7 +66,7 @@ export async function settleSubscriptionOrder(tx: Tx, ctx: AppContext, order: Pa
   }
   try {
     // The card was charged on the platform's own page: a payment the fan made himself.
-    await payPeriod(tx, ctx, current, { fanAmount: fanPriceCents(current.priceCents, ctx.config.priceSalt), meta: { orderId: order.id }, via: { channel: 'recurring', at: ctx.clock.now() } });
+    await payPeriod(tx, ctx, current, { fanAmount, meta: { orderId: order.id }, via: { channel: 'recurring', at: ctx.clock.now() }, discount });
   } catch (error) {
     // His own limits or cool-down refuse it (checked before anything moved): the credits the card
     // bought stay in his wallet, and the payment failed as a declined one does.

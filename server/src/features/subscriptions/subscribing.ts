@@ -14,6 +14,7 @@ import { AppError } from '../../errors';
 import { inTransaction, type SpendVia, type Tx } from '../../ledger';
 import { chargeSavedCard, ownCard, processorsOf, startCardOrder } from '../payments/orders';
 import { moneyUsersById } from '../payments/people';
+import { askOf, firstMonthDiscount } from '../links/discounts';
 import { payPeriod } from './billing';
 import { inBlock } from './blocking';
 import { isRunning, SUBSCRIPTIONS_PAGE_SIZE } from './domain';
@@ -138,15 +139,20 @@ export function subscriptionSide(ctx: AppContext) {
     view,
     /**
      * Subscribes paying from the wallet: the first period (or the next one, for a failed
-     * subscription paid again) is paid at once and the subscription is active for a month.
+     * subscription paid again) is paid at once and the subscription is active for a month. A
+     * first payment may be at a tracking link's first-month discount (links/discounts.ts).
      * `noMoney` leaves nothing behind.
      */
     async subscribeWithCredits(fanId: number, offerId: number, shownPriceCents: number | undefined, via: SpendVia): Promise<Subscription> {
       const id = await inTransaction(db, async (tx) => {
         const offer = await offerForFan(tx, fanId, offerId);
-        if (shownPriceCents !== undefined && shownPriceCents !== offer.priceCents) throw new AppError('price-changed');
         const row = await rowForPayment(tx, fanId, offer, 'credits', null);
-        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(offer.priceCents, salt()), via, offerName: offer.name });
+        // A link's first-month discount, found by the server; the client's shown price may be
+        // the full one or the discounted one, but never less than what is charged.
+        const discount = await firstMonthDiscount(tx, askOf(row), offer, ctx.clock.now());
+        const charged = discount?.earnerCents ?? offer.priceCents;
+        if (shownPriceCents !== undefined && shownPriceCents !== offer.priceCents && shownPriceCents !== charged) throw new AppError('price-changed');
+        await payPeriod(tx, ctx, row, { fanAmount: fanPriceCents(charged, salt()), via, offerName: offer.name, discount });
         return row.id;
       });
       return view(id, fanId);
@@ -160,7 +166,9 @@ export function subscriptionSide(ctx: AppContext) {
       return inTransaction(db, async (tx) => {
         const offer = await offerForFan(tx, fanId, offerId);
         const row = await rowForPayment(tx, fanId, offer, 'card', cardId);
-        return { row, fanAmount: fanPriceCents(offer.priceCents, salt()) };
+        // The order asks for the discounted month; the order's settlement finds the discount again.
+        const discount = await firstMonthDiscount(tx, askOf(row), offer, ctx.clock.now(), false);
+        return { row, fanAmount: fanPriceCents(discount?.earnerCents ?? offer.priceCents, salt()) };
       });
     },
 
@@ -213,7 +221,8 @@ export function subscriptionSide(ctx: AppContext) {
     /** What a fan would pay for an offer by card, and to whom: what a site's card window shows. */
     async quote(fanId: number, offerId: number): Promise<{ creatorId: number; fanAmount: number; name: string }> {
       const offer = await offerForFan(db, fanId, offerId);
-      return { creatorId: offer.userId, fanAmount: fanPriceCents(offer.priceCents, salt()), name: offer.name };
+      const discount = await firstMonthDiscount(db, { fanId, creatorId: offer.userId, firstPayment: true }, offer, ctx.clock.now(), false);
+      return { creatorId: offer.userId, fanAmount: fanPriceCents(discount?.earnerCents ?? offer.priceCents, salt()), name: offer.name };
     },
 
     /** Cancels (the subscriber only): active until the end date, not renewed. */
