@@ -44,7 +44,7 @@ export function linkOfFanSql(fan: SQL, creator: SQL, at: SQL): SQL {
 
 /** The tracking link that brought `fanId` to `creatorId` as of `at` (see linkOfFanSql), or null. */
 export async function linkThatBrought(tx: Tx, fanId: number, creatorId: number, at: Date): Promise<number | null> {
-  const [found] = rows<{ link_id: number | null }>(await tx.execute(sql`select ${linkOfFanSql(fanId, creatorId, at)} as link_id`));
+  const [found] = rows<{ link_id: number | null }>(await tx.execute(sql`select ${linkOfFanSql(sql`${fanId}::integer`, sql`${creatorId}::integer`, sql`${at.toISOString()}::timestamptz`)} as link_id`));
   return found?.link_id == null ? null : Number(found.link_id);
 }
 
