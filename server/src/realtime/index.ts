@@ -25,6 +25,9 @@ import type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } f
 export type { Realtime, RealtimeOptions, RealtimePublisher } from './api';
 export type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
 
+/** Where each connection's queue of client messages starts. */
+const settled = Promise.resolve();
+
 /** How long a node gathers writes before announcing them to the others (one bus message). */
 const writeAnnouncementMs = 50;
 
@@ -96,7 +99,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       const connections = byUser.get(userId);
       if (connections === undefined) continue;
       frame ??= JSON.stringify(message);
-      for (const connection of connections) if (connection.key !== except) send(connection, frame);
+      for (const connection of connections) if (except === undefined || connection.key !== except) send(connection, frame);
     }
   }
 
@@ -227,24 +230,44 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     log.debug({ err: error }, 'realtime: socket error');
   }
 
+  /**
+   * A socket's connection, which is also what features see of it (`SocketPeer`): one object a
+   * socket with its methods shared, no closure or promise of its own. Its key is made when
+   * asked — rarely: to leave a sender out of what it published.
+   */
+  class LiveConnection implements Connection, SocketPeer {
+    missed = 0;
+    tokens = burst;
+    lastRefill = Date.now();
+    refused = 0;
+    early: (ServerMessage | string)[] | null = [];
+    queue = settled;
+    opened = false;
+
+    constructor(
+      private readonly n: number,
+      readonly userId: number,
+      readonly sessionFamily: string | null,
+      readonly origin: string | null,
+      readonly socket: WebSocket,
+    ) {}
+
+    get key(): string {
+      return `${nodeId}:${this.n}`;
+    }
+
+    get peer(): SocketPeer {
+      return this;
+    }
+
+    send(message: ServerMessage | string): void {
+      send(this, message);
+    }
+  }
+
   function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection: Connection = {
-      key: `${nodeId}:${counter}`,
-      userId,
-      sessionFamily,
-      origin,
-      socket,
-      missed: 0,
-      tokens: burst,
-      lastRefill: Date.now(),
-      refused: 0,
-      early: [],
-      peer: undefined as unknown as SocketPeer,
-      queue: Promise.resolve(),
-      opened: false,
-    };
-    connection.peer = { key: connection.key, userId, origin, send: (message) => send(connection, message) };
+    const connection = new LiveConnection(counter, userId, sessionFamily, origin, socket);
     let set = byUser.get(userId);
     if (set === undefined) {
       set = new Set();

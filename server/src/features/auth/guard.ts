@@ -228,13 +228,15 @@ function accountReader(ctx: AppContext, socket: boolean): AccountReader {
 }
 
 function accountOf(ctx: AppContext, userId: number, consentId: number | null, socket: boolean): Promise<Account | undefined> {
+  // A socket reads its account once: holding it would only keep a crowd's accounts in memory.
+  if (socket) return accountReader(ctx, true)(`${userId}|${consentId ?? -1}`);
   let held = heldAccounts.get(ctx.realtime);
   if (held === undefined) {
     const writes = writesOf(ctx);
     held = writes === undefined ? null : new HeldAccounts(ctx, writes);
     heldAccounts.set(ctx.realtime, held);
   }
-  const read = () => accountReader(ctx, socket)(`${userId}|${consentId ?? -1}`);
+  const read = () => accountReader(ctx, false)(`${userId}|${consentId ?? -1}`);
   return held === null ? read() : held.get(userId, consentId, read);
 }
 
