@@ -53,12 +53,18 @@ export function visiblePosts(
   const hide = viewerId !== null && (list.hideFromViewer ?? true);
   const before = page.before !== null;
   const name = `${list.key}:${hide ? 'hide' : 'all'}:${before ? 'before' : 'newest'}`;
-  return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
-    loadPostsOf(
+  return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) => {
+    // A page counted from an offset is planned for that offset: a plan made once for every
+    // offset reads the whole list to skip an unknown number of posts. The others are prepared,
+    // one statement per page size with the size written in it: with the size a parameter,
+    // PostgreSQL costs the plan made once as if it read a tenth of the list, and plans every
+    // run afresh instead (planning a page cost more than reading it).
+    const named = (list.named ?? true) && (after !== undefined || page.offset === 0);
+    return loadPostsOf(
       ctx,
-      `${name}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}`,
-      () =>
-        ctx.db
+      `${name}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}${named ? `:${pageLimit(page)}` : ''}`,
+      () => {
+        const ids = ctx.db
           .select({ id: posts.id })
           .from(posts)
           .innerJoin(users, eq(users.id, posts.userId))
@@ -72,23 +78,25 @@ export function visiblePosts(
               ...(list.where?.() ?? []),
             ),
           )
-          .orderBy(...newestFirst)
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .getSQL(),
+          .orderBy(...newestFirst);
+        return named ? sql`${ids.getSQL()} limit ${sql.raw(String(pageLimit(page)))}` : ids.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).getSQL();
+      },
       {
         ...list.values,
-        limit: page.limit,
-        offset: after === undefined ? page.offset : 0,
+        ...(named ? {} : { limit: page.limit, offset: page.offset }),
         ...(before ? { before: page.before!.toISOString() } : {}),
         ...(after === undefined ? {} : { after }),
       },
       viewerId,
-      // A page counted from an offset is planned for that offset: a plan made once for every
-      // offset reads the whole list to skip an unknown number of posts.
-      { named: (list.named ?? true) && (after !== undefined || page.offset === 0) },
-    ),
-  );
+      { named },
+    );
+  });
+}
+
+/** A page's size as it is written into a statement: a whole number the page bounds allowed. */
+function pageLimit(page: Page): number {
+  if (!Number.isSafeInteger(page.limit) || page.limit < 1) throw new Error(`a page of ${page.limit} posts`);
+  return page.limit;
 }
 
 /** Posts after the one in the `after` placeholder, in the lists' order (newest first). */
