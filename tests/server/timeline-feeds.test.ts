@@ -150,6 +150,38 @@ describe('the private timeline', () => {
     expect(await ids(app, '/api/2/timeline?offset=15', me)).toEqual(expected.slice(15));
   });
 
+  it('merges a busy author with quiet ones at any offset: each page is the one the whole list sorted would give', async () => {
+    const w = timeWindow();
+    const me = await person(app);
+    const [busy, blocked, ...quiet] = [await person(app), await person(app), await person(app), await person(app), await person(app), await person(app)];
+    for (const other of [busy, blocked, ...quiet]) await follow(app, me.id, other.id);
+    await block(app, me.id, blocked.id);
+    const all: { id: number; at: number }[] = [];
+    const add = async (userId: number, minutesBefore: number) => {
+      const { id } = await post(app, userId, { publishedAt: w.at(minutesBefore) });
+      all.push({ id, at: minutesBefore });
+    };
+    // The busy author posts forty times in the newest hour, the quiet ones a few times a day,
+    // some at the very minute of another (the id orders those); the viewer twice.
+    for (let i = 0; i < 40; i++) await add(busy.id, i * 1.5);
+    for (const [n, author] of quiet.entries()) for (let d = 0; d < 4; d++) await add(author.id, d * 600 + n * 15);
+    await add(me.id, 30);
+    await add(me.id, 3000);
+    await post(app, blocked.id, { publishedAt: w.at(1) });
+    await post(app, busy.id, { publishedAt: w.at(0.5), deletedAt: new Date() });
+    await post(app, quiet[0]!.id, { publishedAt: new Date(Date.now() + 86_400_000) });
+    const expected = all.sort((a, b) => a.at - b.at || b.id - a.id).map((p) => p.id);
+    expect(expected).toHaveLength(58);
+
+    // Counted from the top, newest and before a moment (every page here is asked once, so
+    // none starts after a page served before).
+    const asked = [[0, 15], [0, 5], [3, 20], [15, 15], [30, 15], [39, 2], [45, 15], [57, 10], [58, 15], [0, 50], [8, 50]] as const;
+    for (const [i, [offset, limit]] of asked.entries()) {
+      const url = `/api/2/timeline?offset=${offset}&limit=${limit}${i % 2 ? `&ts=${w.ts}` : ''}`;
+      expect(await ids(app, url, me), url).toEqual(expected.slice(offset, offset + limit));
+    }
+  });
+
   it('starts the page after one it served where that one ended: a post published between them repeats nothing, a vanished post falls back to the offset', async () => {
     const w = timeWindow();
     const [me, followed] = [await person(app), await person(app)];

@@ -1,12 +1,13 @@
-import { and, asc, eq, gt, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Comment, CreateCommentBody } from '../../../../lib/contract/posts';
 import type { AppContext } from '../../context';
+import { preparedStatement } from '../../db/prepared';
 import { commentLikes, commentReports, comments, media, posts, users } from '../../db/schema';
 import { AppError, errors } from '../../errors';
 import { recordNotification, type Writer } from '../notifications/service';
 import { profileColumns } from '../users/service';
 import { toPublicProfile, type ProfileRow } from '../users/domain';
-import { blockedWith, notBlockedWith, visiblePost } from './access';
+import { blockedWith, notBlockedWith, readablePost, visiblePost } from './access';
 import { firstRepliesShown, normaliseText } from './domain';
 
 const commentNotFound = () => new AppError('comment-not-found');
@@ -36,7 +37,8 @@ interface CommentRow {
 export function createCommentService(ctx: AppContext) {
   const { db } = ctx;
 
-  function select(viewerId: number | null, where: SQL | undefined) {
+  /** `viewer` is the viewer's id, or the `viewer` placeholder of a prepared statement. */
+  function select(viewerId: number | Placeholder | null, where: SQL | undefined) {
     return db
       .select({
         id: comments.id,
@@ -125,13 +127,27 @@ export function createCommentService(ctx: AppContext) {
   return {
     /** Top-level comments, newest first, older than `ts`; each with its first replies. */
     async list(viewerId: number | null, postId: number, limit: number, ts: number | undefined): Promise<Comment[]> {
-      const post = await visiblePost(db, postId, viewerId);
-      const rows = await select(
-        viewerId,
-        and(eq(comments.postId, postId), isNull(comments.parentId), ts === undefined ? undefined : lt(comments.createdAt, new Date(ts))),
-      )
-        .orderBy(sql`${comments.createdAt} desc nulls last`, sql`${comments.id} desc nulls last`)
-        .limit(limit);
+      const post = await readablePost(db, postId, viewerId);
+      // Prepared: a hot post's first page is read far more often than it changes, and planning
+      // the statement cost more than running it.
+      const statement = preparedStatement(db, `comments:top:${viewerId === null ? 'visitor' : 'viewer'}:${ts === undefined ? 'newest' : 'before'}`, () =>
+        select(
+          viewerId === null ? null : sql.placeholder('viewer'),
+          and(
+            eq(comments.postId, sql.placeholder('post')),
+            isNull(comments.parentId),
+            ts === undefined ? undefined : sql`${comments.createdAt} < ${sql.placeholder('before')}::timestamptz`,
+          ),
+        )
+          .orderBy(sql`${comments.createdAt} desc nulls last`, sql`${comments.id} desc nulls last`)
+          .limit(sql.placeholder('limit')),
+      );
+      const rows = await statement.execute({
+        post: postId,
+        limit,
+        ...(viewerId === null ? {} : { viewer: viewerId }),
+        ...(ts === undefined ? {} : { before: new Date(ts).toISOString() }),
+      });
       const replies = await firstReplies(
         viewerId,
         rows.filter((r) => r.childrenCount > 0).map((r) => r.id),

@@ -53,12 +53,18 @@ export function visiblePosts(
   const hide = viewerId !== null && (list.hideFromViewer ?? true);
   const before = page.before !== null;
   const name = `${list.key}:${hide ? 'hide' : 'all'}:${before ? 'before' : 'newest'}`;
-  return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) =>
-    loadPostsOf(
+  return pagedPosts(ctx, `${name}|${JSON.stringify(list.values ?? {})}|${viewerId}|${page.before?.getTime() ?? ''}`, page, (after) => {
+    // A page counted from an offset is planned for that offset: a plan made once for every
+    // offset reads the whole list to skip an unknown number of posts. The others are prepared,
+    // one statement per page size with the size written in it: with the size a parameter,
+    // PostgreSQL costs the plan made once as if it read a tenth of the list, and plans every
+    // run afresh instead (planning a page cost more than reading it).
+    const named = (list.named ?? true) && (after !== undefined || page.offset === 0);
+    return loadPostsOf(
       ctx,
-      `${name}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}`,
-      () =>
-        ctx.db
+      `${name}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}${named ? `:${pageLimit(page)}` : ''}`,
+      () => {
+        const ids = ctx.db
           .select({ id: posts.id })
           .from(posts)
           .innerJoin(users, eq(users.id, posts.userId))
@@ -72,23 +78,25 @@ export function visiblePosts(
               ...(list.where?.() ?? []),
             ),
           )
-          .orderBy(...newestFirst)
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .getSQL(),
+          .orderBy(...newestFirst);
+        return named ? sql`${ids.getSQL()} limit ${sql.raw(String(pageLimit(page)))}` : ids.limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).getSQL();
+      },
       {
         ...list.values,
-        limit: page.limit,
-        offset: after === undefined ? page.offset : 0,
+        ...(named ? {} : { limit: page.limit, offset: page.offset }),
         ...(before ? { before: page.before!.toISOString() } : {}),
         ...(after === undefined ? {} : { after }),
       },
       viewerId,
-      // A page counted from an offset is planned for that offset: a plan made once for every
-      // offset reads the whole list to skip an unknown number of posts.
-      { named: (list.named ?? true) && (after !== undefined || page.offset === 0) },
-    ),
-  );
+      { named },
+    );
+  });
+}
+
+/** A page's size as it is written into a statement: a whole number the page bounds allowed. */
+function pageLimit(page: Page): number {
+  if (!Number.isSafeInteger(page.limit) || page.limit < 1) throw new Error(`a page of ${page.limit} posts`);
+  return page.limit;
 }
 
 /** Posts after the one in the `after` placeholder, in the lists' order (newest first). */
@@ -112,6 +120,76 @@ async function pagedPosts(ctx: AppContext, list: string, page: Page, read: (afte
   if (after !== undefined && rows.length === 0) rows = await read(undefined);
   cursors.served(`${list}|${page.limit}`, page.offset, page.limit, rows.length, rows.at(-1)?.id);
   return rows;
+}
+
+/**
+ * The ids of a page of the private timeline for someone following a few people (placeholders
+ * `viewer`, `reach` = offset + limit, `limit`, `offset`, and `before` / `after` when asked):
+ * a merge of the authors' newest posts that reads about `reach` posts plus one probe per
+ * author, however many posts each has.
+ *
+ * Each author's newest `depth` posts come first (`depth` = reach ÷ authors, rounded up, so
+ * all of them together are about `reach`); the `reach`-th newest of those, the threshold, is
+ * no newer than the `reach`-th newest of the page's whole list, so that list holds no post
+ * older than it. Only an author whose `depth`-th post is still newer than the threshold can
+ * have more posts in it: those authors alone are read further, down to the threshold and at
+ * most `reach` posts each. Fewer than `reach` posts in the first round leave no threshold,
+ * and every author who had `depth` posts is read further, to `reach`. The page is cut from
+ * what both rounds found.
+ */
+function boundedMerge(options: { before: boolean; after: boolean }): SQL {
+  const viewer = sql.placeholder('viewer');
+  const reach = sql`${sql.placeholder('reach')}::int`;
+  const bounds = sql`${options.before ? sql`and ${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : sql``}
+    ${options.after ? sql`and ${afterPost}` : sql``}`;
+  return sql`
+    with authors as materialized (
+      select distinct ${users.id} as id
+      from unnest(array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${viewer}) || ${viewer}::int) as author(id)
+      join ${users} on ${users.id} = author.id
+      where ${and(activeUser, visibleTo(viewer, users.id))}
+    ),
+    depth as (select ((${reach} + count(*) - 1) / greatest(count(*), 1))::int as n from authors),
+    first_round as materialized (
+      select authors.id as author, newest.id, newest.published_at, newest.k
+      from authors cross join lateral (
+        select page.id, page.published_at, row_number() over (order by page.published_at desc, page.id desc) as k
+        from (
+          select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
+          where ${posts.userId} = authors.id and ${publishedPost} ${bounds}
+          order by ${sql.join(newestFirst, sql`, `)}
+          limit (select n from depth)
+        ) page
+      ) newest
+    ),
+    threshold as materialized (
+      select published_at, id from first_round order by published_at desc, id desc offset ${reach} - 1 limit 1
+    ),
+    further as (
+      select first_round.author, first_round.published_at, first_round.id, threshold.published_at as threshold_at, threshold.id as threshold_id
+      from first_round left join threshold on true
+      where first_round.k = (select n from depth)
+        and (threshold.id is null or (first_round.published_at, first_round.id) > (threshold.published_at, threshold.id))
+    ),
+    second_round as (
+      select older.id, older.published_at
+      from further cross join lateral (
+        select ${posts.id} as id, ${posts.publishedAt} as published_at
+        from ${posts}
+        where ${posts.userId} = further.author and ${publishedPost}
+          and (${posts.publishedAt}, ${posts.id}) < (further.published_at, further.id)
+          and (${posts.publishedAt}, ${posts.id}) >= (coalesce(further.threshold_at, '-infinity'), coalesce(further.threshold_id, 0))
+        order by ${sql.join(newestFirst, sql`, `)}
+        limit ${reach} - (select n from depth)
+      ) older
+    )
+    select merged.id from (
+      select id, published_at from first_round
+      union all
+      select id, published_at from second_round
+    ) merged
+    order by merged.published_at desc, merged.id desc
+    limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`;
 }
 
 export function createTimelineService(ctx: AppContext) {
@@ -172,7 +250,8 @@ export function createTimelineService(ctx: AppContext) {
      *
      * Someone following a few creators would make a walk down the newest-posts index read
      * almost every post to find a page of theirs; instead each author's newest posts come from
-     * the (user, publishedAt) index — at most offset + limit each — and only those are merged.
+     * the (user, publishedAt) index and are merged, reading about offset + limit of them in all
+     * (see boundedMerge).
      * For people following very many, their posts are dense on the global index, and the walk
      * down it is the cheaper plan.
      */
@@ -194,22 +273,7 @@ export function createTimelineService(ctx: AppContext) {
         loadPostsOf(
           ctx,
           `private-merge:${before ? 'before' : 'newest'}${after === undefined ? (page.offset > 0 ? ':deep' : '') : ':after'}`,
-          () => sql`
-            select recent.id from unnest(
-              array(select ${follows.followedId} from ${follows} where ${follows.followerId} = ${sql.placeholder('viewer')}) || ${sql.placeholder('viewer')}::int
-            ) as author(id)
-            join ${users} on ${users.id} = author.id
-            cross join lateral (
-              select ${posts.id} as id, ${posts.publishedAt} as published_at from ${posts}
-              where ${posts.userId} = author.id and ${publishedPost}
-                ${before ? sql`and ${posts.publishedAt} < ${sql.placeholder('before')}::timestamptz` : sql``}
-                ${after === undefined ? sql`` : sql`and ${afterPost}`}
-              order by ${sql.join(newestFirst, sql`, `)}
-              limit ${sql.placeholder('reach')}
-            ) recent
-            where ${and(activeUser, visibleTo(sql.placeholder('viewer'), users.id))}
-            order by recent.published_at desc, recent.id desc
-            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}`,
+          () => boundedMerge({ before, after: after !== undefined }),
           {
             reach: (after === undefined ? page.offset : 0) + page.limit,
             limit: page.limit,
@@ -218,7 +282,8 @@ export function createTimelineService(ctx: AppContext) {
             ...(after === undefined ? {} : { after }),
           },
           viewerId,
-          { named: after !== undefined || page.offset === 0 },
+          // One plan serves every offset: each author is read by the index, never skipped through.
+          { named: true },
         ),
       );
     },
