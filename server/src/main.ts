@@ -11,9 +11,6 @@ const shutdownBoundMs = 10_000;
 /** How long websockets told 1001 have to answer the close frame before their connection is cut. */
 const websocketCloseGraceMs = 3_000;
 
-/** How many connections the kernel may hold for the server before it accepts them. */
-const listenBacklog = 4096;
-
 async function main(): Promise<void> {
   let config;
   try {
@@ -106,11 +103,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  // A crowd reconnecting at once (a node restarted, 2 000 sockets) must find room in the queue
-  // of connections the kernel holds for the server to accept: Node's default of 511 drops the
-  // rest, and a dropped connection — a load balancer's health probe among them — tries again
-  // only after a second. The kernel caps the number at net.core.somaxconn (4096 by default).
-  await app.listen({ port: config.port, host: config.host, backlog: listenBacklog });
+  await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { publicUrl: config.publicUrl, database: app.fanstage.database.driver, dataDir: config.dataDir },
     `Fanstage is serving on ${config.publicUrl}`,

@@ -12,8 +12,9 @@ import type { FeatureOptions } from './features/feature';
 export async function serving(app: App, { ctx, jobs, realtime }: FeatureOptions): Promise<void> {
   // GET /ws/: features answer their own client messages; the transport knows none of them.
   realtime.start(app.server, async (token) => {
-    // A socket's account is read with those of the other sockets opening meanwhile.
-    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token, { socket: true }).catch((error: unknown) => {
+    // A socket presents its token once: it is checked, not remembered, so a crowd of sockets
+    // neither holds memory for their tokens nor pushes out the tokens requests use again.
+    const { viewer, sessionFamily } = await verifyAccessToken(ctx, token, { remember: false }).catch((error: unknown) => {
       // A refused token is the client's to refresh; a database that cannot be reached is not.
       if (error instanceof AppError) return { viewer: null, sessionFamily: null };
       throw error;

@@ -40,12 +40,12 @@ export function refusal(type: string, fields: Record<string, unknown>, statusTex
 
 export interface Connection {
   /** Unique over all nodes: `<nodeId>:<n>`. */
-  readonly key: string;
-  readonly userId: number;
-  readonly sessionFamily: string | null;
+  key: string;
+  userId: number;
+  sessionFamily: string | null;
   /** The origin a widget session's token is bound to; null for the platform's sessions. */
-  readonly origin: string | null;
-  readonly socket: WebSocket;
+  origin: string | null;
+  socket: WebSocket;
   /** Pings sent and not answered yet. */
   missed: number;
   tokens: number;
@@ -54,7 +54,7 @@ export interface Connection {
   /** Frames published to the connection before its `hello` went out; null once it has. */
   early: (ServerMessage | string)[] | null;
   /** What features see of it. */
-  readonly peer: SocketPeer;
+  peer: SocketPeer;
   /** Its client messages, handled one at a time in the order sent. */
   queue: Promise<void>;
   /** Whether `hello` went out (and the features heard of it). */

@@ -19,14 +19,10 @@ import { createRedisBus, type Bus, type BusEvent } from './bus';
 import { hasClientSchema } from './checks';
 import { createClientMessages } from './client-messages';
 import { abuseAfterRefusals, refusedChatMessage, takeToken, type Connection } from './connection';
-import { openingLine } from './opening';
-import type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
+import type { SocketAuthenticator, SocketFeature, SocketPeer } from './transport';
 
 export type { Realtime, RealtimeOptions, RealtimePublisher } from './api';
 export type { SocketAuthenticator, SocketFeature, SocketIdentity, SocketPeer } from './transport';
-
-/** Where each connection's queue of client messages starts. */
-const settled = Promise.resolve();
 
 /** How long a node gathers writes before announcing them to the others (one bus message). */
 const writeAnnouncementMs = 50;
@@ -35,8 +31,6 @@ const writeAnnouncementMs = 50;
 export const realtimePath = '/ws/';
 /** The largest client frame accepted; client messages are small JSON objects. */
 const maxPayloadBytes = 16 * 1024;
-/** How long the work of sockets opening may hold the event loop before it lets other work in. */
-const openingSliceMs = 4;
 
 export function createRealtime(config: Config, log: FastifyBaseLogger, options: RealtimeOptions = {}): Realtime {
   const nodeId = randomBytes(8).toString('hex');
@@ -99,7 +93,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       const connections = byUser.get(userId);
       if (connections === undefined) continue;
       frame ??= JSON.stringify(message);
-      for (const connection of connections) if (except === undefined || connection.key !== except) send(connection, frame);
+      for (const connection of connections) if (connection.key !== except) send(connection, frame);
     }
   }
 
@@ -187,8 +181,6 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     return false;
   }
 
-  const opening = openingLine(openingSliceMs, (error) => log.warn({ err: error }, 'realtime: a socket could not be opened'));
-
   const onClientMessage = createClientMessages({ send, handlers, received: counters.received, log });
 
   /**
@@ -230,44 +222,24 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     log.debug({ err: error }, 'realtime: socket error');
   }
 
-  /**
-   * A socket's connection, which is also what features see of it (`SocketPeer`): one object a
-   * socket with its methods shared, no closure or promise of its own. Its key is made when
-   * asked — rarely: to leave a sender out of what it published.
-   */
-  class LiveConnection implements Connection, SocketPeer {
-    missed = 0;
-    tokens = burst;
-    lastRefill = Date.now();
-    refused = 0;
-    early: (ServerMessage | string)[] | null = [];
-    queue = settled;
-    opened = false;
-
-    constructor(
-      private readonly n: number,
-      readonly userId: number,
-      readonly sessionFamily: string | null,
-      readonly origin: string | null,
-      readonly socket: WebSocket,
-    ) {}
-
-    get key(): string {
-      return `${nodeId}:${this.n}`;
-    }
-
-    get peer(): SocketPeer {
-      return this;
-    }
-
-    send(message: ServerMessage | string): void {
-      send(this, message);
-    }
-  }
-
   function accept(socket: WebSocket, userId: number, sessionFamily: string | null, origin: string | null): void {
     counter += 1;
-    const connection = new LiveConnection(counter, userId, sessionFamily, origin, socket);
+    const connection: Connection = {
+      key: `${nodeId}:${counter}`,
+      userId,
+      sessionFamily,
+      origin,
+      socket,
+      missed: 0,
+      tokens: burst,
+      lastRefill: Date.now(),
+      refused: 0,
+      early: [],
+      peer: undefined as unknown as SocketPeer,
+      queue: Promise.resolve(),
+      opened: false,
+    };
+    connection.peer = { key: connection.key, userId, origin, send: (message) => send(connection, message) };
     let set = byUser.get(userId);
     if (set === undefined) {
       set = new Set();
@@ -283,35 +255,26 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     // registered: a message committed after the read is published to this socket, one
     // committed before it is covered by the fields — so the client misses neither.
     Promise.all(features.map((feature) => feature.hello?.(userId) ?? {})).then(
-      (parts) => opening(() => sayHello(connection, parts)),
-      (error: unknown) =>
-        opening(() => {
-          forget(connection);
-          connection.early = null;
-          const unavailable = isDatabaseUnavailable(error);
-          if (!unavailable) log.warn({ err: error }, 'realtime: could not open a connection');
-          socket.close(unavailable ? CloseCodes.tryAgainLater : CloseCodes.internalError, unavailable ? 'service-unavailable' : 'internal-error');
-        }),
+      (parts) => {
+        const early = connection.early ?? [];
+        connection.early = null;
+        if (socket.readyState !== WebSocket.OPEN) return;
+        send(connection, Object.assign({ type: 'hello', userId, serverTime: Date.now() }, ...parts) as ServerMessage);
+        for (const frame of early) send(connection, frame);
+        connection.opened = true;
+        for (const feature of features) feature.onConnect?.(connection.peer);
+      },
+      (error: unknown) => {
+        forget(connection);
+        connection.early = null;
+        const unavailable = isDatabaseUnavailable(error);
+        if (!unavailable) log.warn({ err: error }, 'realtime: could not open a connection');
+        socket.close(unavailable ? CloseCodes.tryAgainLater : CloseCodes.internalError, unavailable ? 'service-unavailable' : 'internal-error');
+      },
     );
   }
 
-  /** `hello` with what the features added, then what was published to the connection meanwhile. */
-  function sayHello(connection: Connection, parts: Record<string, unknown>[]): void {
-    const { socket, userId } = connection;
-    const early = connection.early ?? [];
-    connection.early = null;
-    if (socket.readyState !== WebSocket.OPEN) return;
-    send(connection, Object.assign({ type: 'hello', userId, serverTime: Date.now() }, ...parts) as ServerMessage);
-    for (const frame of early) send(connection, frame);
-    connection.opened = true;
-    for (const feature of features) feature.onConnect?.(connection.peer);
-  }
-
-  /**
-   * An upgrade's first step: the address, then the token, whose account is read with those of
-   * the other sockets opening meanwhile; the handshake is a step of its own (`finishUpgrade`).
-   */
-  function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  async function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== realtimePath && url.pathname !== '/ws') {
       refuseUpgrade(socket, 404, 'Not Found');
@@ -327,31 +290,20 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
     // The token rides in a subprotocol (lib/contract/realtime.ts): never in the address, which
     // every proxy in front logs.
     const token = tokenOfProtocols(request.headers['sec-websocket-protocol']);
-    if (token === null || token === '') {
-      finishUpgrade(request, socket, head, source, null, false);
-      return;
-    }
-    authenticate!(token).then(
-      (verified) => opening(() => finishUpgrade(request, socket, head, source, verified, false)),
-      (error: unknown) => {
-        // The account could not be read — the database is away, or answered an error of ours:
-        // the token may be fine, so it is not refused (a refresh would fail alike, and end the
-        // session); the client comes back later instead.
+    let verified: Awaited<ReturnType<SocketAuthenticator>> = null;
+    // The account could not be read — the database is away, or answered an error of ours: the
+    // token may be fine, so it is not refused (a refresh would fail alike, and end the
+    // session); the client comes back later instead.
+    let unavailable = false;
+    if (token !== null && token !== '') {
+      try {
+        verified = await authenticate!(token);
+      } catch (error) {
+        verified = null;
+        unavailable = true;
         if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'realtime: a socket could not be authenticated');
-        opening(() => finishUpgrade(request, socket, head, source, null, true));
-      },
-    );
-  }
-
-  /** The handshake once the token was read: refused (403), closed at once with its code, or accepted. */
-  function finishUpgrade(
-    request: IncomingMessage,
-    socket: Duplex,
-    head: Buffer,
-    source: { platform: boolean; origin: string | null },
-    verified: SocketIdentity | null,
-    unavailable: boolean,
-  ): void {
+      }
+    }
     if (!source.platform && verified !== null && verified.origin !== source.origin) {
       refuseUpgrade(socket, 403, 'Forbidden');
       return;
@@ -410,13 +362,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, options: 
       });
       const listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         socket.on('error', destroyOnError);
-        opening(() => {
-          try {
-            onUpgrade(request, socket, head);
-          } catch (error) {
-            log.warn({ err: error }, 'realtime: upgrade failed');
-            socket.destroy();
-          }
+        onUpgrade(request, socket, head).catch((error: unknown) => {
+          log.warn({ err: error }, 'realtime: upgrade failed');
+          socket.destroy();
         });
       };
       server.on('upgrade', listener);

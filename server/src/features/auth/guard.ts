@@ -1,6 +1,6 @@
-import { webcrypto, type KeyObject } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { SignJWT } from 'jose';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { batched } from '../../db/batched';
@@ -10,7 +10,6 @@ import { AppError } from '../../errors';
 import { sourceOf } from '../../http/origins';
 import { RefreshingCache } from '../../http/refreshing-cache';
 import { writesOf, type Writes } from '../../http/writes';
-import { hmacKey, tokenAlgorithm, verifiedClaims } from './jwt';
 import { widgetMayCall } from './scope';
 
 /** Who is calling: set by `authenticate` or `optionalViewer`, null for visitors. */
@@ -45,15 +44,17 @@ declare module 'fastify' {
 
 /** Access tokens live a quarter of an hour; the refresh token keeps the session going. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
+const ALGORITHM = 'HS256';
+
 /**
  * The signing key, imported into WebCrypto once per configuration: given as bytes, jose imports
- * them again for every token it signs. Tokens are checked without jose (./jwt.ts).
+ * them again for every token it signs or checks, a third of a token check's time.
  */
 const keys = new WeakMap<AppContext['config'], Promise<webcrypto.CryptoKey>>();
 function keyOf(ctx: AppContext): Promise<webcrypto.CryptoKey> {
   let key = keys.get(ctx.config);
   if (key === undefined) {
-    key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(ctx.config.jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(ctx.config.jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     keys.set(ctx.config, key);
   }
   return key;
@@ -74,7 +75,7 @@ export async function issueAccessToken(ctx: AppContext, userId: number, sessionF
     if (binding.consentId !== null) claims.cid = binding.consentId;
   }
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: tokenAlgorithm, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     // Millisecond precision (NumericDate may be fractional), so a session revoked now refuses
     // tokens issued before it yet accepts a login a moment later in the same second.
     .setIssuedAt(now / 1000)
@@ -115,15 +116,37 @@ async function authenticateRequest(request: FastifyRequest, token: string): Prom
   if (sessionFamily !== null) sessionFamilies.set(request, sessionFamily);
 }
 
-/** The HMAC key of each configuration, made once. */
-const hmacKeys = new WeakMap<AppContext['config'], KeyObject>();
-function hmacKeyOf(ctx: AppContext): KeyObject {
-  let key = hmacKeys.get(ctx.config);
-  if (key === undefined) {
-    key = hmacKey(ctx.config.jwtSecret);
-    hmacKeys.set(ctx.config, key);
+/**
+ * Tokens whose signature this node has checked, with their claims, per key: a session sends the
+ * same access token with every request for a quarter of an hour, and the signature check
+ * (WebCrypto's HMAC through jose) was the largest part of an authenticated read's own work. A
+ * token is the same bytes with the same signature every time, so the check's outcome holds
+ * for as long as the token lives; expiry is checked on every use, and the account behind it
+ * (blocked, deleted, sessions ended) is checked on every request below.
+ */
+const verifiedTokens = new WeakMap<AppContext['config'], Map<string, JWTPayload>>();
+const maxVerifiedTokens = 10_000;
+
+async function verifiedPayload(ctx: AppContext, token: string, remember: boolean): Promise<JWTPayload> {
+  let known = verifiedTokens.get(ctx.config);
+  if (known === undefined) {
+    known = new Map();
+    verifiedTokens.set(ctx.config, known);
   }
-  return key;
+  const held = known.get(token);
+  // As jose: a token is expired from the second its `exp` names.
+  if (held !== undefined && typeof held.exp === 'number' && held.exp > Date.now() / 1000) return held;
+  if (held !== undefined) known.delete(token);
+  // The algorithm is pinned: a token announcing `none` or an asymmetric algorithm is refused
+  // before its signature is even looked at.
+  const { payload } = await jwtVerify(token, await keyOf(ctx), { algorithms: [ALGORITHM], requiredClaims: ['exp', 'iat'] });
+  if (!remember) return payload;
+  if (known.size >= maxVerifiedTokens) {
+    const oldest = known.keys().next();
+    if (!oldest.done) known.delete(oldest.value);
+  }
+  known.set(token, payload);
+  return payload;
 }
 
 /** What every authenticated request checks of the account behind its token. */
@@ -188,19 +211,13 @@ export function forgetHeldAccounts(ctx: AppContext): void {
  * A widget token is as good as the fan's consent behind it: revoking the consent (deleting its
  * row) ends the session at once, in the same query that loads the account. Every authenticated
  * request asks this, so it is built once and runs prepared. Keyed `userId|consentId`.
- *
- * Sockets have a reader of their own that runs one statement at a time: the sockets that open
- * while it runs are read together by the next, so a crowd opening after a restart costs a
- * statement per round trip, not one per turn of the event loop (a turn holds a few of them).
- * Requests keep theirs, which never waits for a statement to end.
  */
-type AccountReader = (key: string) => Promise<Account | undefined>;
-const accountReaders = new WeakMap<AppContext['db'], { requests: AccountReader; sockets: AccountReader }>();
+const accountReaders = new WeakMap<AppContext['db'], (key: string) => Promise<Account | undefined>>();
 
-function accountReader(ctx: AppContext, socket: boolean): AccountReader {
-  let readers = accountReaders.get(ctx.db);
-  if (readers === undefined) {
-    const readMany = async (keys: readonly string[]): Promise<ReadonlyMap<string, Account>> => {
+function accountReader(ctx: AppContext): (key: string) => Promise<Account | undefined> {
+  let reader = accountReaders.get(ctx.db);
+  if (reader === undefined) {
+    reader = batched<string, Account>(async (keys) => {
       const asked = keys.map((key) => key.split('|').map(Number) as [number, number]);
       const statement = preparedStatement(ctx.db, 'auth:accounts', () =>
         ctx.db
@@ -220,48 +237,49 @@ function accountReader(ctx: AppContext, socket: boolean): AccountReader {
       );
       const rows = await statement.execute({ userIds: asked.map(([userId]) => userId), consentIds: asked.map(([, consentId]) => consentId) });
       return new Map(rows.map(({ key, ...account }) => [key, account]));
-    };
-    readers = { requests: batched(readMany), sockets: batched(readMany, { inFlight: 1 }) };
-    accountReaders.set(ctx.db, readers);
+    });
+    accountReaders.set(ctx.db, reader);
   }
-  return socket ? readers.sockets : readers.requests;
+  return reader;
 }
 
-function accountOf(ctx: AppContext, userId: number, consentId: number | null, socket: boolean): Promise<Account | undefined> {
-  // A socket reads its account once: holding it would only keep a crowd's accounts in memory.
-  if (socket) return accountReader(ctx, true)(`${userId}|${consentId ?? -1}`);
+function accountOf(ctx: AppContext, userId: number, consentId: number | null): Promise<Account | undefined> {
   let held = heldAccounts.get(ctx.realtime);
   if (held === undefined) {
     const writes = writesOf(ctx);
     held = writes === undefined ? null : new HeldAccounts(ctx, writes);
     heldAccounts.set(ctx.realtime, held);
   }
-  const read = () => accountReader(ctx, false)(`${userId}|${consentId ?? -1}`);
+  const read = () => accountReader(ctx)(`${userId}|${consentId ?? -1}`);
   return held === null ? read() : held.get(userId, consentId, read);
 }
 
 /**
- * Verifies the token and loads the account behind it; throws 401 for anything not right. The
- * signature and the claims are checked synchronously (./jwt.ts), the account on every call.
- * `socket: true` is a socket's token (serving.ts): its account is read with those of the other
- * sockets opening meanwhile (`accountReader`).
+ * Verifies the token and loads the account behind it; throws 401 for anything not right.
+ * `remember: false` checks a token without keeping it among the verified ones (a socket's).
  */
-export async function verifyAccessToken(ctx: AppContext, token: string, options: { socket?: boolean } = {}): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
-  const payload = verifiedClaims(token, hmacKeyOf(ctx));
-  if (payload === null) throw unauthorized();
-  if (typeof payload.userId !== 'number' || !Number.isSafeInteger(payload.userId) || typeof payload.iat !== 'number') throw unauthorized();
-  const userId = payload.userId;
-  const issuedAt = payload.iat;
-  const sessionFamily = typeof payload.sid === 'string' ? payload.sid : null;
+export async function verifyAccessToken(ctx: AppContext, token: string, options: { remember?: boolean } = {}): Promise<{ viewer: Viewer; sessionFamily: string | null }> {
+  let userId: number;
+  let issuedAt: number;
+  let sessionFamily: string | null;
   let binding: { origin: string; consentId: number | null } | null = null;
-  if (payload.scp !== undefined) {
-    if (payload.scp !== 'widget' || typeof payload.org !== 'string') throw unauthorized();
-    const cid = payload.cid;
-    if (cid !== undefined && (typeof cid !== 'number' || !Number.isSafeInteger(cid))) throw unauthorized();
-    binding = { origin: payload.org, consentId: typeof cid === 'number' ? cid : null };
+  try {
+    const payload = await verifiedPayload(ctx, token, options.remember ?? true);
+    if (typeof payload.userId !== 'number' || !Number.isSafeInteger(payload.userId) || typeof payload.iat !== 'number') throw unauthorized();
+    userId = payload.userId;
+    issuedAt = payload.iat;
+    sessionFamily = typeof payload.sid === 'string' ? payload.sid : null;
+    if (payload.scp !== undefined) {
+      if (payload.scp !== 'widget' || typeof payload.org !== 'string') throw unauthorized();
+      const cid = payload.cid;
+      if (cid !== undefined && (typeof cid !== 'number' || !Number.isSafeInteger(cid))) throw unauthorized();
+      binding = { origin: payload.org, consentId: typeof cid === 'number' ? cid : null };
+    }
+  } catch {
+    throw unauthorized();
   }
   const consentId = binding?.consentId ?? null;
-  const user = await accountOf(ctx, userId, consentId, options.socket ?? false);
+  const user = await accountOf(ctx, userId, consentId);
   if (user === undefined || user.bannedAt !== null || user.deletedAt !== null) throw unauthorized();
   if (user.tokensValidAfter !== null && issuedAt * 1000 < user.tokensValidAfter.getTime()) throw unauthorized();
   if (consentId !== null && user.consentId === null) throw unauthorized();

@@ -127,26 +127,20 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
   }
 
   /**
-   * Presence is written for everyone whose sockets came or went meanwhile, one statement at a
-   * time (db/batched.ts): a crowd reconnecting after a restart costs a statement per round trip,
-   * not two each. Each user is written as they are when the statement starts — back with a socket
-   * here, gone without — so a socket that opened and closed again ends gone, never the reverse;
-   * a change during a write brings the user into the next.
+   * Presence is written for everyone whose sockets came or went in one turn together
+   * (db/batched.ts): a crowd reconnecting after a restart costs two statements, not two each.
    */
-  const present = batched<number, true>(
-    async (userIds) => {
-      await service.markPresence(
-        userIds.filter((userId) => connections.has(userId)),
-        userIds.filter((userId) => !connections.has(userId)),
-      );
+  const presenceOf = (mark: (userIds: readonly number[]) => Promise<void>) =>
+    batched<number, true>(async (userIds) => {
+      await mark(userIds);
       return new Map<number, true>();
-    },
-    { inFlight: 1 },
-  );
+    });
+  const back = presenceOf((userIds) => service.markBack(userIds));
+  const gone = presenceOf((userIds) => service.markGone(userIds));
 
-  /** Writes the user's presence without holding up the socket; it is retried by the next connect or close. */
-  function presence(userId: number): void {
-    present(userId).catch((error: unknown) => {
+  /** Runs presence work without holding up the socket; it is retried by the next connect or close. */
+  function presence(work: Promise<unknown>, userId: number): void {
+    work.catch((error: unknown) => {
       if (!isDatabaseUnavailable(error)) log.warn({ err: error, userId }, 'calls: could not record a party’s presence');
     });
   }
@@ -178,7 +172,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
     onConnect(peer: Pick<SocketPeer, 'userId'>): void {
       const count = (connections.get(peer.userId) ?? 0) + 1;
       connections.set(peer.userId, count);
-      if (count === 1) presence(peer.userId);
+      if (count === 1) presence(back(peer.userId), peer.userId);
     },
 
     /** A connection closed: when it was the user's last here, their open calls start waiting for them (DISCONNECT_GRACE_MS). */
@@ -189,7 +183,7 @@ export function createCallSocket(ctx: AppContext, log: FastifyBaseLogger = ctx.l
         return;
       }
       connections.delete(peer.userId);
-      presence(peer.userId);
+      presence(gone(peer.userId), peer.userId);
     },
   };
 }

@@ -3,8 +3,7 @@
  * one ended), this node's leases on the live calls it runs, the parties' connections going and
  * coming back, and the sweepers that end calls rung too long or left by a node that crashed.
  */
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { preparedStatement } from '../../db/prepared';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { calls } from '../../db/schema';
 import { inTransaction, isSpendRefusal, reserve } from '../../ledger';
 import { balancesChanged } from '../../realtime/after-commit';
@@ -88,34 +87,19 @@ export function callUpkeep(nodeId: string, core: CallCore) {
       return db.select().from(calls).where(inArray(calls.id, [...callIds]));
     },
 
-    /**
-     * Presence, in one statement: the users of `back` have a socket again, so the open calls they
-     * are in stop waiting for them; the last sockets of `gone` went away, so theirs start waiting
-     * (DISCONNECT_GRACE_MS) from now. Only the rows that change are written.
-     */
-    async markPresence(back: readonly number[], gone: readonly number[]): Promise<void> {
-      if (back.length === 0 && gone.length === 0) return;
-      await preparedStatement(db, 'calls:presence', () =>
-        db
-          .update(calls)
-          .set({
-            callerGoneAt: sql`case when ${calls.callerId} = any(${sql.placeholder('back')}::int[]) then null
-              when ${calls.callerId} = any(${sql.placeholder('gone')}::int[]) then coalesce(${calls.callerGoneAt}, ${sql.placeholder('at')}::timestamptz)
-              else ${calls.callerGoneAt} end`,
-            calleeGoneAt: sql`case when ${calls.calleeId} = any(${sql.placeholder('back')}::int[]) then null
-              when ${calls.calleeId} = any(${sql.placeholder('gone')}::int[]) then coalesce(${calls.calleeGoneAt}, ${sql.placeholder('at')}::timestamptz)
-              else ${calls.calleeGoneAt} end`,
-          })
-          .where(
-            and(
-              isOpen,
-              sql`(${calls.callerId} = any(${sql.placeholder('back')}::int[]) and ${calls.callerGoneAt} is not null
-                or ${calls.calleeId} = any(${sql.placeholder('back')}::int[]) and ${calls.calleeGoneAt} is not null
-                or ${calls.callerId} = any(${sql.placeholder('gone')}::int[]) and ${calls.callerGoneAt} is null
-                or ${calls.calleeId} = any(${sql.placeholder('gone')}::int[]) and ${calls.calleeGoneAt} is null)`,
-            ),
-          ),
-      ).execute({ back, gone, at: now().toISOString() });
+    /** These users' last sockets on a node went away: the open calls they are in start waiting for them. */
+    async markGone(userIds: readonly number[]): Promise<void> {
+      if (userIds.length === 0) return;
+      const at = now();
+      await db.update(calls).set({ callerGoneAt: at }).where(and(inArray(calls.callerId, [...userIds]), isOpen, isNull(calls.callerGoneAt)));
+      await db.update(calls).set({ calleeGoneAt: at }).where(and(inArray(calls.calleeId, [...userIds]), isOpen, isNull(calls.calleeGoneAt)));
+    },
+
+    /** Sockets of these users opened: they are back for the open calls they are in. */
+    async markBack(userIds: readonly number[]): Promise<void> {
+      if (userIds.length === 0) return;
+      await db.update(calls).set({ callerGoneAt: null }).where(and(inArray(calls.callerId, [...userIds]), isOpen, isNotNull(calls.callerGoneAt)));
+      await db.update(calls).set({ calleeGoneAt: null }).where(and(inArray(calls.calleeId, [...userIds]), isOpen, isNotNull(calls.calleeGoneAt)));
     },
 
     /**

@@ -9,7 +9,6 @@ import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { ChatMedia, ChatMessage } from '../../../../lib/contract/chat';
 import type { AppContext } from '../../context';
 import { batched } from '../../db/batched';
-import { preparedStatement } from '../../db/prepared';
 import { calls, chatMessages, chatStream, chatStreamHeads, media, mediaUnlocks } from '../../db/schema';
 import { publishCounts } from '../notifications/live';
 import { blockedWith } from '../posts/access';
@@ -99,22 +98,11 @@ export function createDelivery(ctx: AppContext) {
     });
   }
 
-  /**
-   * Stream heads are read together, one statement at a time: every socket's `hello` asks one,
-   * and those asked while a statement runs go in the next.
-   */
-  const streamHeads = batched<number, number>(
-    async (userIds) => {
-      const rows = await preparedStatement(db, 'chat:stream-heads', () =>
-        db
-          .select({ userId: chatStreamHeads.userId, seq: chatStreamHeads.seq })
-          .from(chatStreamHeads)
-          .where(sql`${chatStreamHeads.userId} = any(${sql.placeholder('userIds')}::int[])`),
-      ).execute({ userIds });
-      return new Map(rows.map((row) => [row.userId, row.seq]));
-    },
-    { inFlight: 1 },
-  );
+  /** Stream heads asked in one turn are read together: every socket's `hello` asks one. */
+  const streamHeads = batched<number, number>(async (userIds) => {
+    const rows = await db.select({ userId: chatStreamHeads.userId, seq: chatStreamHeads.seq }).from(chatStreamHeads).where(inArray(chatStreamHeads.userId, [...userIds]));
+    return new Map(rows.map((row) => [row.userId, row.seq]));
+  });
 
   async function streamHead(userId: number): Promise<number> {
     return (await streamHeads(userId)) ?? 0;
