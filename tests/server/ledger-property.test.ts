@@ -481,7 +481,7 @@ async function checkInvariants(model: Model, after: string): Promise<void> {
  * goes with its transfers.
  */
 async function emptyLedger(): Promise<void> {
-  await app.fanstage.db.execute(sql`truncate spend_attributions, ledger_pending_credits, ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
+  await app.fanstage.db.execute(sql`truncate link_discounts, spend_attributions, ledger_pending_credits, ledger_entries, ledger_transfers, ledger_holds, ledger_accounts`);
 }
 
 const timing = { sequences: 0, steps: 0, ms: 0, checkMs: 0 };

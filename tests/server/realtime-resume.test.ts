@@ -12,7 +12,7 @@ import { fundWallets } from '../support/money';
 import { closeSockets, connectSocket, type SocketClient } from '../support/sockets';
 import type { ChatMessage } from '../../lib/contract/chat';
 import type { ServerMessage } from '../../lib/contract/realtime';
-import { chatMessages, chatStreamHeads } from '../../server/src/db/schema';
+import { chatMessages, chatStreamHeads, gifts } from '../../server/src/db/schema';
 import { answers, newMsgId, say, setMessagePrice } from './support-chat';
 
 /**
@@ -391,11 +391,14 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
     expect(creator.id).toBeLessThan(first.id);
     await setMessagePrice(app, creator.id, 16);
     await fundWallets(app, new Map([first, second].map((fan) => [fan.id, 10_000])));
-    return { creator, first, second, sockets: await Promise.all([first, second, creator].map((a) => connectSocket(server, a))) };
+    // A message with a gift is written alone, in a transaction of its own (texts that arrive
+    // together share one: chat/batch.ts), which is the path these tests hold open.
+    const [gift] = await app.fanstage.db.select({ id: gifts.id }).from(gifts).orderBy(gifts.gValue).limit(1);
+    return { creator, first, second, giftId: gift!.id, sockets: await Promise.all([first, second, creator].map((a) => connectSocket(server, a))) };
   }
 
   it('a message stored while an earlier one still holds its position waits for it, and comes after it', async () => {
-    const { creator, first, sockets } = await people();
+    const { creator, first, giftId, sockets } = await people();
     const [sf, ss, sc] = sockets as [SocketClient, SocketClient, SocketClient];
     const holder = await holdStreamHead(first.id);
     const observer = new pg.Client({ connectionString: server.databaseUrl });
@@ -403,11 +406,11 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
     try {
       // The first fan's message takes the creator's position, then waits for its own.
       const one = newMsgId();
-      sf.send({ type: 'chatMessage', msgId: one, receiverId: creator.id, text: 'first', price: 16 });
+      sf.send({ type: 'chatMessage', msgId: one, receiverId: creator.id, text: 'first', price: 16, giftId });
       await waitingCount(observer, 1);
       // The second fan's message is stored meanwhile, and waits for the creator's next position.
       const two = newMsgId();
-      ss.send({ type: 'chatMessage', msgId: two, receiverId: creator.id, text: 'second', price: 16 });
+      ss.send({ type: 'chatMessage', msgId: two, receiverId: creator.id, text: 'second', price: 16, giftId });
       await waitingCount(observer, 2);
       // Nothing is past the open transaction: a resume now finds nothing to skip over later.
       const from = sc.mark;
@@ -438,17 +441,17 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
   });
 
   it('a position whose transaction rolls back is handed to the next message: no gap', async () => {
-    const { creator, first, sockets } = await people();
+    const { creator, first, giftId, sockets } = await people();
     const [sf, ss, sc] = sockets as [SocketClient, SocketClient, SocketClient];
     const holder = await holdStreamHead(first.id);
     const observer = new pg.Client({ connectionString: server.databaseUrl });
     await observer.connect();
     try {
       const one = newMsgId();
-      sf.send({ type: 'chatMessage', msgId: one, receiverId: creator.id, text: 'first', price: 16 });
+      sf.send({ type: 'chatMessage', msgId: one, receiverId: creator.id, text: 'first', price: 16, giftId });
       const [firstPid] = await waitingCount(observer, 1);
       const two = newMsgId();
-      ss.send({ type: 'chatMessage', msgId: two, receiverId: creator.id, text: 'second', price: 16 });
+      ss.send({ type: 'chatMessage', msgId: two, receiverId: creator.id, text: 'second', price: 16, giftId });
       await waitingCount(observer, 2);
       // The first one's statement is cancelled: its transaction rolls back with its position.
       await observer.query('select pg_cancel_backend($1)', [firstPid]);
@@ -460,7 +463,7 @@ describe.skipIf(!onPostgres)('positions under concurrent transactions (PostgreSQ
       expect(toCreator.message.seq).toBe(1);
       await holder.query('commit');
       // Sent again, it is stored after it.
-      const resent = await say(sf, { msgId: one, receiverId: creator.id, text: 'first', price: 16 });
+      const resent = await say(sf, { msgId: one, receiverId: creator.id, text: 'first', price: 16, giftId });
       expect(resent.seq).toBe(1);
       const again = await sc.nextOf('chatMessage', 0, (m) => m.message.text === 'first');
       expect(again.message.seq).toBe(2);

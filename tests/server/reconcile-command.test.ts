@@ -71,6 +71,7 @@ describe('the reconcile command', () => {
 
   it.skipIf(!process.env.DATABASE_URL)('exits 0 and 1 against the PostgreSQL database the server uses', { timeout: 120_000 }, async () => {
     const databaseUrl = app.fanstage.config.databaseUrl!;
+    await transfer(db(), { key: 'promotion:cli-pg', kind: 'promotion', legs: [{ account: account.promotions, amount: -5 }, { account: account.fees, amount: 5 }] });
     const clean = await run({ DATABASE_URL: databaseUrl, DATA_DIR: tmpdir() });
     expect(clean.code).toBe(0);
     const feesId = await accountId(db(), account.fees);
